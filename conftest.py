@@ -1,0 +1,48 @@
+"""Suite-wide set-up: Hypothesis profiles, spec loading (a bad spec stops collection), test parameters, reporting."""
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from tests.harness import plan
+from tests.harness.invariants import REGISTRY
+from tests.harness.outcomes import OutcomeRecorder
+from tests.harness.specs import SpecError, load_all
+
+# dev: the default, fast. ci: reproducible (derandomized, no example database). thorough: >= 1000 examples each.
+_common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors])
+settings.register_profile("dev", max_examples=8, **_common)
+settings.register_profile("ci", max_examples=25, derandomize=True, database=None, print_blob=True, **_common)
+settings.register_profile("thorough", max_examples=1000, **_common)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))  # --hypothesis-profile overrides this
+
+ENTRIES = []
+
+
+def pytest_addoption(parser):
+    parser.addoption("--outcome-json", dest="outcome_json", default=None, metavar="PATH",
+                     help="write every op x invariant x device outcome, with versions, as JSON to PATH")
+
+
+def pytest_configure(config):
+    try:
+        ENTRIES[:] = load_all(REGISTRY)
+    except SpecError as exc:
+        raise pytest.UsageError(f"spec error: {exc}") from None
+    config.pluginmanager.register(OutcomeRecorder(config), "copy-semantics-outcomes")
+
+
+def pytest_generate_tests(metafunc):
+    if "spec_entry" in metafunc.fixturenames:
+        params = plan.test_params(ENTRIES)
+        metafunc.parametrize(("spec_entry", "invariant", "device"), params,
+                             ids=[plan.param_id(*p) for p in params])
+
+
+@pytest.fixture(autouse=True)
+def _record_ids(request):
+    callspec = getattr(request.node, "callspec", None)
+    if callspec and "spec_entry" in callspec.params:
+        request.node.user_properties += [("spec_entry", callspec.params["spec_entry"].id),
+                                         ("invariant", callspec.params["invariant"]),
+                                         ("device", callspec.params["device"])]

@@ -1,0 +1,238 @@
+"""A `Case` is one generated input: how the source tensor is built, and the grad mode the op is called in.
+
+A case is plain data. `Case.code()` renders it as the Python lines that build the source, and `Case.build()` runs
+exactly those lines, so the reproduction printed in a failure message is, by construction, the input that failed.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+from hypothesis import reject, strategies as st
+from hypothesis.extra import numpy as hnp
+
+from strategies.dtypes import DTYPE_GROUPS, to_dtype
+
+# How the source is made, relative to autograd.
+KINDS = (
+    "plain",               # a leaf that does not require grad
+    "leaf_requires_grad",  # a leaf that requires grad
+    "nonleaf",             # the result of an op on a leaf that requires grad
+    "parameter",           # torch.nn.Parameter (requires grad)
+    "parameter_frozen",    # torch.nn.Parameter(requires_grad=False)
+    "inference",           # made under torch.inference_mode()
+)
+GRAD_KINDS = ("leaf_requires_grad", "nonleaf", "parameter")
+# How the source sits in its storage.
+LAYOUTS = (
+    "contiguous",  # a fresh contiguous tensor, not a view
+    "strided",     # a step-2 slice along one dim of a larger buffer
+    "transposed",  # the dims of a contiguous buffer reversed (ndim >= 2)
+    "expanded",    # one dim broadcast with stride 0
+    "offset",      # contiguous, but starting past the beginning of its storage
+)
+# Lazy bits the source may carry (conj: complex dtypes only; neg: float and complex).
+BITS = ("none", "conj", "neg")
+# The grad mode the op under test is called in.
+MODES = ("enabled", "no_grad", "inference_mode")
+MODE_CONTEXT = {"enabled": None, "no_grad": "torch.no_grad()", "inference_mode": "torch.inference_mode()"}
+
+
+def contiguous_strides(shape) -> tuple[int, ...]:
+    strides, acc = [], 1
+    for size in reversed(shape):
+        strides.append(acc)
+        acc *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def _py(value) -> str:
+    """A Python literal for one element (nan/inf spelled so that eval() gives them back)."""
+    if isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, complex):
+        return f"complex({_py(value.real)}, {_py(value.imag)})"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float('{value}')"
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class Case:
+    dtype: str
+    shape: tuple
+    layout: str
+    kind: str
+    mode: str
+    device: str
+    # geometry of the source inside its buffer
+    base_numel: int
+    stride: tuple
+    offset: int
+    values: tuple = field(repr=False)
+    bit: str = "none"  # "conj" or "neg": the source carries that lazy bit  # the buffer's elements, before the cast to `dtype`
+
+    # --- derived facts (used by spec predicates) ---
+    @property
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def requires_grad(self) -> bool:
+        return self.kind in GRAD_KINDS
+
+    @property
+    def is_view(self) -> bool:
+        return self.layout != "contiguous" or self.bit != "none"
+
+    @property
+    def carrier(self) -> str:
+        name = self.dtype
+        if name == "bool":
+            return "bool"
+        if name in DTYPE_GROUPS["integer"]:
+            return "int64"
+        if name in DTYPE_GROUPS["complex"]:
+            return "complex64"
+        return "float32"
+
+    def code(self) -> list[str]:
+        """The Python lines that build `source` (needs `import torch`)."""
+        dt = f"torch.{self.dtype}"
+        lines = []
+        indent = ""
+        if self.kind == "inference":
+            lines.append("with torch.inference_mode():")
+            indent = "    "
+        vals = ", ".join(_py(v) for v in self.values)
+        lines.append(f"{indent}flat = torch.tensor([{vals}], dtype=torch.{self.carrier}).to({dt})")
+        dev = repr(self.device)
+        if self.layout == "contiguous":
+            lines.append(f"{indent}source = torch.empty({self.shape!r}, dtype={dt}, device={dev})")
+            lines.append(f"{indent}source.copy_(flat.reshape({self.shape!r}))")
+            if self.kind == "nonleaf":
+                lines.append("leaf = source.requires_grad_()")
+                lines.append("source = leaf * 1")
+        else:
+            lines.append(f"{indent}base = torch.empty(({self.base_numel},), dtype={dt}, device={dev})")
+            lines.append(f"{indent}base.copy_(flat)")
+            if self.kind == "nonleaf":
+                lines.append("leaf = base.requires_grad_()")
+                lines.append(f"source = leaf.as_strided({self.shape!r}, {self.stride!r}, {self.offset})")
+            else:
+                lines.append(f"{indent}source = base.as_strided({self.shape!r}, {self.stride!r}, {self.offset})")
+        if self.bit == "conj":
+            lines.append("source = source.conj()")
+        elif self.bit == "neg":
+            lines.append("source = torch._neg_view(source)")
+        if self.kind == "leaf_requires_grad":
+            lines.append("source.requires_grad_()")
+        elif self.kind == "parameter":
+            lines.append("source = torch.nn.Parameter(source)")
+        elif self.kind == "parameter_frozen":
+            lines.append("source = torch.nn.Parameter(source, requires_grad=False)")
+        return lines
+
+    def build(self) -> dict:
+        """Run `code()`; returns its namespace (`source`, and `leaf`/`base` where the code made them)."""
+        ns = {"torch": torch}
+        exec("\n".join(self.code()), ns)  # noqa: S102 - our own generated code, printed in every failure
+        return ns
+
+    def mode_context(self) -> str | None:
+        return MODE_CONTEXT[self.mode]
+
+    def describe(self) -> str:
+        return (f"dtype={self.dtype} shape={self.shape} stride={self.stride} offset={self.offset} "
+                f"layout={self.layout} bit={self.bit} kind={self.kind} device={self.device} grad_mode={self.mode}")
+
+    def __repr__(self) -> str:  # what Hypothesis prints as the falsifying example
+        return f"Case<{self.describe()}>"
+
+
+def _geometry(shape, layout, dim):
+    """(base_numel, stride, offset) of a source of `shape` with `layout`; `dim` picks the affected dim."""
+    shape = tuple(shape)
+    if layout == "contiguous":
+        return math.prod(shape), contiguous_strides(shape), 0
+    if layout == "offset":
+        return math.prod(shape) + 2, contiguous_strides(shape), 2
+    if layout == "strided":
+        base_shape = list(shape)
+        base_shape[dim] = max(2 * shape[dim] - 1, 0) if shape[dim] else 0
+        base_strides = list(contiguous_strides(base_shape))
+        base_strides[dim] *= 2
+        return math.prod(base_shape), tuple(base_strides), 0
+    if layout == "transposed":
+        rev = tuple(reversed(contiguous_strides(tuple(reversed(shape)))))
+        return math.prod(shape), rev, 0
+    if layout == "expanded":
+        base_shape = list(shape)
+        base_shape[dim] = 1
+        strides = list(contiguous_strides(base_shape))
+        strides[dim] = 0
+        return math.prod(base_shape), tuple(strides), 0
+    raise ValueError(layout)
+
+
+def layout_fits(layout: str, shape) -> bool:
+    if layout in ("contiguous", "offset"):
+        return True
+    if layout == "strided":
+        return any(s >= 2 for s in shape)
+    if layout == "transposed":
+        return len(shape) >= 2 and sum(s > 1 for s in shape) >= 2
+    if layout == "expanded":
+        return any(s != 1 for s in shape)
+    raise ValueError(layout)
+
+
+def _elements(dtype: str):
+    if dtype == "bool":
+        return st.booleans()
+    if dtype in DTYPE_GROUPS["integer"]:
+        return st.integers(0, 100)  # in range for every integer dtype, unsigned included
+    floats = st.floats(width=16, allow_nan=True, allow_infinity=True)
+    if dtype in DTYPE_GROUPS["complex"]:
+        return st.builds(complex, floats, floats)
+    return floats
+
+
+@st.composite
+def cases(draw, *, dtypes, kinds, layouts, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
+          nonempty=False, bits=("none",)):
+    """Cases for one device. Each argument is the set a spec entry (and the invariant under test) allows.
+
+    Kinds that need grad are only drawn with dtypes that can have it; an impossible combination is an error in the
+    spec, reported by `feasible()` before any example is drawn.
+    """
+    kind = draw(st.sampled_from(kinds))
+    allowed = [d for d in dtypes if kind not in GRAD_KINDS or d in DTYPE_GROUPS["differentiable"]]
+    dtype = draw(st.sampled_from(allowed))
+    shape = draw(hnp.array_shapes(min_dims=min_ndim, max_dims=max_ndim,
+                                  min_side=max(min_side, 1 if nonempty else 0), max_side=max_side))
+    fitting = [lay for lay in layouts if layout_fits(lay, shape)]
+    layout = draw(st.sampled_from(fitting or ["contiguous"]))
+    if layout not in layouts:  # no requested layout fits this shape: draw again
+
+        reject()
+    dims = [d for d, s in enumerate(shape) if (s >= 2 if layout == "strided" else s != 1)]
+    dim = draw(st.sampled_from(dims)) if dims and layout in ("strided", "expanded") else 0
+    base_numel, stride, offset = _geometry(shape, layout, dim)
+    values = tuple(draw(st.lists(_elements(dtype), min_size=base_numel, max_size=base_numel)))
+    mode = draw(st.sampled_from(modes))
+    bit_choices = [b for b in bits if b == "none" or (b == "conj" and dtype in DTYPE_GROUPS["complex"])
+                   or (b == "neg" and dtype in DTYPE_GROUPS["float"] + DTYPE_GROUPS["complex"])]
+    bit = draw(st.sampled_from(bit_choices)) if bit_choices else "none"
+    if bit == "none" and "none" not in bits:
+
+        reject()
+    return Case(bit=bit, dtype=dtype, shape=tuple(shape), layout=layout, kind=kind, mode=mode, device=device,
+                base_numel=base_numel, stride=stride, offset=offset, values=values)
+
+
+def feasible(dtypes, kinds) -> bool:
+    """Whether some kind can be drawn with some dtype."""
+    return any(k not in GRAD_KINDS or d in DTYPE_GROUPS["differentiable"] for k in kinds for d in dtypes)

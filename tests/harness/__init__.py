@@ -1,0 +1,1 @@
+"""The machinery behind the conformance tests: spec loading, predicates, invariants, running an op, reporting."""

@@ -1,0 +1,98 @@
+"""Named facts about a generated case, used by specs to make an expectation depend on the input.
+
+A spec writes a condition as a list of names, all of which must hold; `not NAME` negates one. Some names take an
+argument after a colon: `dtype:float64`, `device:cpu`, `layout:expanded`, `kind:nonleaf`, `mode:no_grad`,
+`bit:conj`, `ndim:1`, `group:float`.
+"""
+from __future__ import annotations
+
+import math
+
+from strategies.cases import BITS, GRAD_KINDS, KINDS, LAYOUTS, MODES, Case
+from strategies.devices import DEVICES
+from strategies.dtypes import ALL_DTYPE_NAMES, DTYPE_GROUPS
+
+
+def non_overlapping_and_dense(shape, stride) -> bool:
+    """True when the elements fill a contiguous block without overlap, in some dim order (torch's definition)."""
+    if math.prod(shape) == 0:
+        return True
+    dims = sorted((st, sz) for sz, st in zip(shape, stride) if sz != 1)
+    expected = 1
+    for st, sz in dims:
+        if st != expected:
+            return False
+        expected *= sz
+    return True
+
+
+def is_contiguous(shape, stride) -> bool:
+    if math.prod(shape) == 0:
+        return True
+    expected = 1
+    for sz, st in reversed(list(zip(shape, stride))):
+        if sz != 1 and st != expected:
+            return False
+        expected *= sz
+    return True
+
+
+def flat_viewable(shape, stride) -> bool:
+    """Whether `view(-1)` can alias these strides: the non-size-1 dims must chain like a contiguous block."""
+    if math.prod(shape) == 0:
+        return True
+    dims = [(sz, st) for sz, st in zip(shape, stride) if sz != 1]
+    return all(dims[i][1] == dims[i + 1][1] * dims[i + 1][0] for i in range(len(dims) - 1))
+
+
+PREDICATES = {
+    "requires_grad": lambda c: c.requires_grad,
+    "grad_enabled": lambda c: c.mode == "enabled",
+    "leaf": lambda c: c.kind != "nonleaf",
+    "parameter": lambda c: c.kind in ("parameter", "parameter_frozen"),
+    "inference_source": lambda c: c.kind == "inference",
+    "view_source": lambda c: c.is_view or c.kind == "nonleaf" and c.layout != "contiguous",
+    "contiguous": lambda c: is_contiguous(c.shape, c.stride),
+    "dense": lambda c: non_overlapping_and_dense(c.shape, c.stride),
+    "flat_viewable": lambda c: flat_viewable(c.shape, c.stride),
+    "nonempty": lambda c: c.numel > 0,
+    "zero_dim": lambda c: len(c.shape) == 0,
+    "conj": lambda c: c.bit == "conj",
+    "neg": lambda c: c.bit == "neg",
+}
+PARAMETRIC = {
+    "dtype": (ALL_DTYPE_NAMES, lambda c, a: c.dtype == a),
+    "group": (tuple(DTYPE_GROUPS), lambda c, a: c.dtype in DTYPE_GROUPS[a]),
+    "device": (DEVICES, lambda c, a: c.device == a),
+    "layout": (LAYOUTS, lambda c, a: c.layout == a),
+    "kind": (KINDS, lambda c, a: c.kind == a),
+    "mode": (MODES, lambda c, a: c.mode == a),
+    "bit": (BITS, lambda c, a: c.bit == a),
+    "ndim": (("0", "1", "2", "3", "4"), lambda c, a: len(c.shape) == int(a)),
+}
+assert set(GRAD_KINDS) <= set(KINDS)
+
+
+def check_name(term: str) -> str | None:
+    """None if `term` is a valid condition term, else what is wrong with it."""
+    name = term[4:] if term.startswith("not ") else term
+    if name in PREDICATES:
+        return None
+    head, _, arg = name.partition(":")
+    if head in PARAMETRIC:
+        allowed = PARAMETRIC[head][0]
+        return None if arg in allowed else f"{head}: takes one of {', '.join(allowed)}, not {arg!r}"
+    return f"unknown predicate {name!r} (known: {', '.join(sorted(PREDICATES))}, or {'/'.join(PARAMETRIC)}:ARG)"
+
+
+def holds(term: str, case: Case) -> bool:
+    if term.startswith("not "):
+        return not holds(term[4:], case)
+    if term in PREDICATES:
+        return bool(PREDICATES[term](case))
+    head, _, arg = term.partition(":")
+    return bool(PARAMETRIC[head][1](case, arg))
+
+
+def all_hold(terms, case: Case) -> bool:
+    return all(holds(t, case) for t in terms)

@@ -1,0 +1,105 @@
+"""Memory facts about tensors and arrays: which storage they use, and exact snapshots of their values.
+
+Every torch function used here is captured when this module is imported, so that a test which patches torch
+(fault injection) changes what is under test, never the instruments that observe it.
+"""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+_empty = torch.empty
+_full = torch.full
+_from_numpy = torch.from_numpy
+_copy_ = torch.Tensor.copy_
+_resolve_conj = torch.Tensor.resolve_conj
+_resolve_neg = torch.Tensor.resolve_neg
+_view = torch.Tensor.view
+_reshape = torch.Tensor.reshape
+_numpy = torch.Tensor.numpy
+_untyped_storage = getattr(torch.Tensor, "untyped_storage", None)
+_storage = torch.Tensor.storage
+
+
+def untyped_storage(t: torch.Tensor):
+    """The untyped storage of `t`, on releases with and without `Tensor.untyped_storage` (added in 2.0)."""
+    if _untyped_storage is not None:
+        return _untyped_storage(t)
+    typed = _storage(t)  # torch < 2.0: a TypedStorage wrapping the untyped one
+    return getattr(typed, "_storage", typed)
+
+
+def _tensor_behind(arr: np.ndarray):
+    """The tensor whose memory a numpy array borrows (Tensor.numpy() sets it as the array's base), if any."""
+    seen = arr
+    while isinstance(seen, np.ndarray):
+        seen = seen.base
+    return seen if isinstance(seen, torch.Tensor) else None
+
+
+def memory_of(obj):
+    """(device, storage identity or None, first byte, past-the-end byte) of a tensor or ndarray; None otherwise."""
+    if isinstance(obj, np.ndarray):
+        behind = _tensor_behind(obj)
+        if behind is not None:
+            return memory_of(behind)
+        if obj.nbytes == 0:
+            return ("cpu", None, 0, 0)
+        lo, hi = np.lib.array_utils.byte_bounds(obj) if hasattr(np.lib, "array_utils") else np.byte_bounds(obj)
+        return ("cpu", None, lo, hi)
+    if isinstance(obj, torch.Tensor):
+        s = untyped_storage(obj)
+        ptr = s.data_ptr()
+        return (str(obj.device), s._cdata, ptr, ptr + s.nbytes())
+    return None
+
+
+def shares_storage(a, b) -> bool:
+    """Whether `a` and `b` (tensors or ndarrays) live in the same memory.
+
+    The same storage object always counts (this covers zero-size tensors, whose data_ptr is 0, and meta tensors,
+    which have no memory); otherwise two non-empty byte ranges on the same device must overlap. An offset view
+    shares its base's storage even when its own first element lies elsewhere.
+    """
+    ma, mb = memory_of(a), memory_of(b)
+    if ma is None or mb is None or ma[0] != mb[0]:
+        return False
+    if ma[1] is not None and ma[1] == mb[1]:
+        return True
+    if ma[0] == "meta":
+        return False
+    (_, _, a_lo, a_hi), (_, _, b_lo, b_hi) = ma, mb
+    return a_lo < a_hi and b_lo < b_hi and a_lo < b_hi and b_lo < a_hi
+
+
+def host_copy(t: torch.Tensor, dtype=None) -> torch.Tensor:
+    """A fresh contiguous CPU tensor with the logical values of `t` (conj/neg bits resolved), optionally cast."""
+    with torch.no_grad():
+        r = _resolve_neg(_resolve_conj(t))
+        out = _empty(tuple(r.shape), dtype=dtype or r.dtype, device="cpu")
+        _copy_(out, r)
+    return out
+
+
+def value_bytes(t: torch.Tensor, dtype=None) -> bytes:
+    """The exact bytes of the logical values of `t` (NaN payloads and signed zeros included)."""
+    c = host_copy(t, dtype)
+    return bytes(_numpy(_view(_reshape(c, (-1,)), torch.uint8)))
+
+
+def as_tensor_values(obj, dtype):
+    """A CPU tensor holding the values of an op's result: a tensor, an ndarray, a list or a Python scalar."""
+    if isinstance(obj, torch.Tensor):
+        return host_copy(obj)
+    if isinstance(obj, np.ndarray):
+        return _from_numpy(np.ascontiguousarray(obj))
+    return torch.tensor(obj, dtype=dtype)
+
+
+def values_equal(a, b) -> bool:
+    """Exact equality of two CPU tensors of the same dtype and shape, by bytes (so NaN equals the same NaN)."""
+    return a.dtype == b.dtype and tuple(a.shape) == tuple(b.shape) and value_bytes(a) == value_bytes(b)
+
+
+def full_like_values(t: torch.Tensor, value) -> torch.Tensor:
+    return _full(tuple(t.shape), value, dtype=t.dtype, device="cpu")
