@@ -286,11 +286,15 @@ def is_leaf(run):
     return run.result.is_leaf, f"grad_fn={run.result.grad_fn}"
 
 
-@invariant("grad_fn", literals=None)
+def _grad_fn_name(t):
+    fn = getattr(t, "grad_fn", None)
+    return None if fn is None else fn.name()
+
+
+@invariant("grad_fn", literals=None, same=lambda run: _grad_fn_name(run.source))
 def grad_fn(run):
     """The name of result.grad_fn's node (null when it has none)."""
-    fn = run.result.grad_fn
-    return (None if fn is None else fn.name()), None
+    return _grad_fn_name(run.result), None
 
 
 @invariant("retains_grad", literals=(True, False))
@@ -299,7 +303,7 @@ def retains_grad(run):
     return bool(getattr(run.result, "retains_grad", False)), None
 
 
-@invariant("grad_to_source", literals=("none", "ones", "partial"), kinds=GRAD_KINDS)
+@invariant("grad_to_source", literals=("none", "ones", "partial"), kinds=GRAD_KINDS, needs_data=True)
 def grad_to_source(run):
     """Backpropagating ones from the result reaches the source: none, ones (identity-like), or partial."""
     r = run.result
@@ -312,7 +316,8 @@ def grad_to_source(run):
     return ("ones" if storage.values_equal(storage.host_copy(g), ones) else "partial"), None
 
 
-@invariant("grad_accumulates", literals=("accumulates", "none", "overwrites"), kinds=LEAF_GRAD_KINDS)
+@invariant("grad_accumulates", literals=("accumulates", "none", "overwrites"), kinds=LEAF_GRAD_KINDS,
+           needs_data=True)
 def grad_accumulates(run):
     """Two backward calls through the result add their gradients into the source's .grad."""
     r = run.result
@@ -351,6 +356,12 @@ def values_equal(run):
     return ok, f"result {got.tolist() if got.numel() < 20 else '...'} vs source {want.tolist() if want.numel() < 20 else '...'}"
 
 
+def channels_last_strides(shape):
+    """NHWC strides of a 4-d shape, as c10's get_channels_last_strides_2d computes them (c10/core/MemoryFormat.h)."""
+    n, c, h, w = shape
+    return (h * w * c, 1, w * c, c)
+
+
 def _np_dtype_name(r):
     return r.dtype.name if isinstance(r, np.ndarray) else str(r.dtype).replace("torch.", "")
 
@@ -377,7 +388,9 @@ for _name, _get, _doc in (
         name=_name, doc=_doc, observe=_observe,
         literals=(True, False) if _name.startswith("is_") else None,
         same=(lambda run, _get=_get: _get(run.source)),
-        special={"contiguous": lambda run: contiguous_strides(tuple(run.result.shape))} if _name == "strides" else {},
+        special={"contiguous": lambda run: contiguous_strides(tuple(run.result.shape)),
+                 "channels_last": lambda run: channels_last_strides(tuple(run.result.shape))}
+        if _name == "strides" else {},
     )
 REGISTRY["shape"].literals = ()
 REGISTRY["strides"].literals = ()
