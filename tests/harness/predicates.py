@@ -47,6 +47,10 @@ def flat_viewable(shape, stride) -> bool:
 
 PREDICATES = {
     "requires_grad": lambda c: c.requires_grad,
+    # the tensor at the root of the source's view chain requires grad (views made outside grad mode take their
+    # requires_grad from it): true for a non-leaf or a Parameter, and for a leaf only when it is not itself a view
+    "root_requires_grad": lambda c: c.kind in ("nonleaf", "parameter") or (
+        c.kind == "leaf_requires_grad" and not c.is_view),
     "grad_enabled": lambda c: c.mode == "enabled",
     "leaf": lambda c: c.kind != "nonleaf",
     "parameter": lambda c: c.kind in ("parameter", "parameter_frozen"),

@@ -19,7 +19,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
 from strategies.cases import BITS, KINDS, LAYOUTS, MODES, feasible
-from strategies.devices import DEVICES
+from strategies.devices import DEVICES, device_skip_reason
 from strategies.dtypes import dtype_names, is_known_selector
 from tests.harness import predicates
 
@@ -34,6 +34,7 @@ CONTROL_KEYS = ("if", "cases", "versions")
 DEFAULT_APPLIES = {
     "dtypes": ["standard"], "kinds": list(KINDS), "layouts": list(LAYOUTS), "modes": list(MODES),
     "devices": list(DEVICES), "bits": ["none"], "ndim": [0, 3], "nonempty": False, "torch": "", "requires": [],
+    "needs": [],
 }
 
 
@@ -64,6 +65,10 @@ class Entry:
 
     # ---- applicability -------------------------------------------------------------------------------------------
     def version_skip_reason(self) -> str | None:
+        for device in self.applies["needs"]:
+            reason = device_skip_reason(device)
+            if reason:
+                return f"{self.id} needs {device}: {reason}"
         rng = self.applies["torch"]
         if rng and TORCH_VERSION not in SpecifierSet(rng, prereleases=True):
             return f"{self.id} applies to torch{rng}; installed torch is {TORCH_VERSION}"
@@ -132,7 +137,8 @@ class Entry:
 # ---- argument literals ---------------------------------------------------------------------------------------------
 # In YAML, an argument is a plain literal, `$source` (the source tensor), or a one-key mapping:
 # {dtype: float64}, {device: cpu}, {memory_format: contiguous_format}, {slice: [start, stop, step]},
-# {ellipsis: true}, {tuple: [...]}, {index_tensor: [0, 1]}, {shape_of_source: true}
+# {ellipsis: true}, {tuple: [...]}, {index_tensor: [0, 1]}, and facts of the source: {source_shape: true},
+# {source_stride: true}, {source_offset: true}, {reversed_dims: true}, {dim_size: DIM}
 def arg_value(a, source):
     if a == "$source":
         return source
@@ -154,6 +160,16 @@ def arg_value(a, source):
             return tuple(arg_value(x, source) for x in v)
         if key == "index_tensor":
             return torch.tensor(v, dtype=torch.long, device=source.device)
+        if key == "source_shape":
+            return tuple(source.shape)
+        if key == "source_stride":
+            return tuple(source.stride())
+        if key == "source_offset":
+            return source.storage_offset()
+        if key == "reversed_dims":
+            return tuple(reversed(range(source.dim())))
+        if key == "dim_size":
+            return source.shape[v]
         raise KeyError(key)
     return a
 
@@ -178,10 +194,21 @@ def arg_text(a) -> str:
             return ", ".join(arg_text(x) for x in v)
         if key == "index_tensor":
             return f"torch.tensor({v!r})"
+        if key == "source_shape":
+            return "source.shape"
+        if key == "source_stride":
+            return "source.stride()"
+        if key == "source_offset":
+            return "source.storage_offset()"
+        if key == "reversed_dims":
+            return "tuple(reversed(range(source.dim())))"
+        if key == "dim_size":
+            return f"source.shape[{v}]"
     return repr(a)
 
 
-ARG_KEYS = {"dtype", "device", "memory_format", "slice", "ellipsis", "tuple", "index_tensor"}
+ARG_KEYS = {"dtype", "device", "memory_format", "slice", "ellipsis", "tuple", "index_tensor", "source_shape",
+            "source_stride", "source_offset", "reversed_dims", "dim_size"}
 
 
 def resolve_function(path: str):
@@ -326,7 +353,7 @@ def load_file(path: Path, invariants) -> list[Entry]:
     for raw in doc["entries"]:
         eid = raw["id"]
         applies = {**DEFAULT_APPLIES, **defaults.get("applies", {}), **raw.get("applies", {})}
-        expect = {**defaults.get("expect", {}), **raw["expect"]}
+        expect = {**defaults.get("expect", {}), **raw.get("expect", {})}
         if applies["torch"]:
             torch_spec(applies["torch"], file, eid, "applies.torch")
         for sel in applies["dtypes"]:

@@ -92,7 +92,7 @@ def as_tensor_values(obj, dtype):
     if isinstance(obj, torch.Tensor):
         return host_copy(obj)
     if isinstance(obj, np.ndarray):
-        return _from_numpy(np.ascontiguousarray(obj))
+        return _from_numpy(np.array(obj, order="C", copy=True))
     return torch.tensor(obj, dtype=dtype)
 
 
