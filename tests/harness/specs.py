@@ -260,7 +260,7 @@ def _schema_check(doc, file):
     entry = _entry_name(doc, path)
     key = ".".join(str(p) for p in (path[2:] if entry else path))
     message = err.message
-    if err.validator == "propertyNames":
+    if "propertyNames" in err.relative_schema_path or "propertyNames" in err.schema_path:
         message = f"unknown invariant {err.instance!r} (see specs/schema.json for the known ones)"
     elif err.validator == "additionalProperties":
         message = f"unknown key: {err.message}"

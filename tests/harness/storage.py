@@ -98,7 +98,8 @@ def as_tensor_values(obj, dtype):
 
 def values_equal(a, b) -> bool:
     """Exact equality of two CPU tensors of the same dtype and shape: the same bytes, or, for floating and complex
-    dtypes, the same values with NaN equal to any NaN (a NaN's payload may change on a round trip through Python)."""
+    dtypes, the same numbers with NaN equal to any NaN (a NaN's payload may change on a round trip through Python;
+    in this fallback -0.0 equals 0.0)."""
     if a.dtype != b.dtype or tuple(a.shape) != tuple(b.shape):
         return False
     if value_bytes(a) == value_bytes(b):
