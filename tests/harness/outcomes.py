@@ -68,6 +68,8 @@ class OutcomeRecorder:
         tr.write_line(f"{'total':<{width}}  {total['passed']:>4}  {total['failed']:>6}  {total['skipped']:>7}")
         path = self.config.getoption("outcome_json")
         if path:
+            import os
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             with open(path, "w") as fh:
                 json.dump(self.document(), fh, indent=1, sort_keys=True)
             tr.write_line(f"outcome JSON written to {path}")
