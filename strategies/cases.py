@@ -8,12 +8,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import numpy as np
 import torch
 from hypothesis import reject, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from strategies.dtypes import DTYPE_GROUPS, to_dtype
+from strategies.dtypes import DTYPE_GROUPS
 
 # How the source is made, relative to autograd.
 KINDS = (
@@ -38,6 +37,8 @@ BITS = ("none", "conj", "neg")
 # The grad mode the op under test is called in.
 MODES = ("enabled", "no_grad", "inference_mode")
 MODE_CONTEXT = {"enabled": None, "no_grad": "torch.no_grad()", "inference_mode": "torch.inference_mode()"}
+MODE_MANAGER = {"enabled": None, "no_grad": torch.no_grad, "inference_mode": torch.inference_mode}
+assert MODE_CONTEXT.keys() == MODE_MANAGER.keys() == set(MODES)
 
 
 def contiguous_strides(shape) -> tuple[int, ...]:

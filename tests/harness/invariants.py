@@ -6,7 +6,6 @@ also declare which inputs they can say anything about (`kinds`, `needs_data`), s
 from __future__ import annotations
 
 import re
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -128,11 +127,10 @@ def write_into(result):
     if isinstance(result, np.ndarray):
         if result.size == 0:
             return None
-        flat = result.reshape(-1) if result.flags.c_contiguous else result
+        if not result.flags.writeable:
+            return None
         for c in (0, 1, 2, 3):
-            if np.any(flat != c) or np.any(np.isnan(flat) if flat.dtype.kind in "fc" else False):
-                if not result.flags.writeable:
-                    return None
+            if np.any(result != c):  # NaN != c, so an all-NaN array is written too
                 result[...] = c
                 return f"ndarray[...] = {c}"
         return None

@@ -81,7 +81,7 @@ class OutcomeRecorder:
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "torch": torch.__version__, "numpy": np.__version__, "python": platform.python_version(),
             "platform": platform.platform(),
-            "hypothesis_profile": settings._current_profile,
+            "hypothesis_profile": settings.get_current_profile_name(),
             "devices": {d: device_skip_reason(d) or "available" for d in DEVICES},
             "dtypes_available": list(available_dtypes()), "dtypes_unavailable": list(unavailable_dtypes()),
             "results": sorted(self.results.values(), key=lambda r: (r["op"], r["invariant"], r["device"])),

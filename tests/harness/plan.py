@@ -1,7 +1,6 @@
 """Turn loaded spec entries into test parameters and Hypothesis strategies."""
 from __future__ import annotations
 
-from hypothesis import strategies as st
 
 from strategies.cases import cases
 from strategies.devices import device_skip_reason

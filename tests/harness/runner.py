@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from strategies.cases import MODE_MANAGER
 from tests.harness import storage
 from tests.harness.invariants import REGISTRY, storage_snapshot
 
@@ -38,7 +39,7 @@ def execute(entry, case, inv) -> Run:
         inv.prepare(ns)
     before = storage_snapshot(source)
     before_values = storage.host_copy(source) if source.device.type != "meta" else None
-    ctx = {"enabled": None, "no_grad": torch.no_grad, "inference_mode": torch.inference_mode}[case.mode]
+    ctx = MODE_MANAGER[case.mode]
     result, error = None, None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -4,10 +4,8 @@ Any problem is a SpecError naming the file, the entry and the key; the conftest 
 """
 from __future__ import annotations
 
-import builtins
 import importlib
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +16,7 @@ import yaml
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
-from strategies.cases import BITS, KINDS, LAYOUTS, MODES, feasible
+from strategies.cases import KINDS, LAYOUTS, MODES, feasible
 from strategies.devices import DEVICES, device_skip_reason
 from strategies.dtypes import dtype_names, is_known_selector
 from tests.harness import predicates

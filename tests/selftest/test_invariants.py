@@ -1,9 +1,8 @@
 """Each invariant on hand-built tensors: one input where it must hold and one where it must not."""
-import numpy as np
 import pytest
 import torch
 
-from strategies.cases import Case, contiguous_strides
+from strategies.cases import contiguous_strides
 from tests.harness.invariants import REGISTRY, error_matches, normalized_strides, storage_snapshot
 from tests.harness.runner import Run
 from tests.harness.storage import host_copy, shares_storage

@@ -49,8 +49,7 @@ def test_built_source_matches_its_description(case):
     assert src.is_conj() == (case.bit == "conj") and src.is_neg() == (case.bit == "neg")
 
 
-def test_grad_kinds_only_with_differentiable_dtypes():
-    s = cases(**{**ALL, "kinds": GRAD_KINDS})
-    find(s, lambda c: True, settings=FIND)
-    for _ in range(50):
-        assert s.example().dtype in DTYPE_GROUPS["differentiable"]
+@settings(max_examples=50, deadline=None)
+@given(case=cases(**{**ALL, "kinds": GRAD_KINDS}))
+def test_grad_kinds_only_with_differentiable_dtypes(case):
+    assert case.dtype in DTYPE_GROUPS["differentiable"]
