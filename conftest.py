@@ -4,6 +4,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from strategies.devices import device_skip_reason
 from tests.harness import plan
 from tests.harness.invariants import REGISTRY
 from tests.harness.outcomes import OutcomeRecorder
@@ -28,11 +29,20 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    # COPYSUITE_REQUIRE=cuda (e.g. on a GPU runner): a missing device is an error, not a run of skips
+    for device in filter(None, os.environ.get("COPYSUITE_REQUIRE", "").split(",")):
+        reason = device_skip_reason(device.strip())
+        if reason:
+            raise pytest.UsageError(f"COPYSUITE_REQUIRE={os.environ['COPYSUITE_REQUIRE']}: {reason}")
     try:
         ENTRIES[:] = load_all(REGISTRY)
     except SpecError as exc:
         raise pytest.UsageError(f"spec error: {exc}") from None
     config.pluginmanager.register(OutcomeRecorder(config), "copy-semantics-outcomes")
+    # Under pytest-xdist a crashed worker (or one killed by pytest-timeout) is replaced and the run goes on; xdist's
+    # default gives up after 4 restarts per worker, which would drop every test after a systematically crashing op.
+    if getattr(config.option, "maxworkerrestart", "") is None:
+        config.option.maxworkerrestart = "1000"
 
 
 def pytest_generate_tests(metafunc):

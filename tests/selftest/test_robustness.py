@@ -1,0 +1,85 @@
+"""An op that raises, hangs or kills the interpreter must not cost the results of the others.
+
+One conformance run in a subprocess under pytest-xdist with three sabotaged torch methods (tests/selftest/
+chaos_plugin.py), one run without: the outcome JSON must list every test of the selection, the untouched ops with the
+same outcomes as without sabotage, and the hanging and crashing tests as named casualties.
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.timeout(900)  # two whole pytest runs in subprocesses, on a possibly busy machine
+
+from conftest import ENTRIES
+from tests.harness import plan
+
+ROOT = Path(__file__).resolve().parents[2]
+CHAOS = {"new_tensor": "raise", "tolist": "hang", "numpy": "crash"}
+SURVIVORS = ("detach", "data")
+
+
+def node_ids(op, limit=None):
+    ids = [f"tests/test_conformance.py::test_invariant[{plan.param_id(*p)}]"
+           for p in plan.test_params(ENTRIES) if p[0].id == op and p[2] == "cpu"]
+    return ids[:limit]
+
+
+def run(tmp_path, name, chaos, ids):
+    out = tmp_path / f"{name}.json"
+    env = {**os.environ, "HYPOTHESIS_PROFILE": "dev", "COPYSUITE_CHAOS": chaos}
+    cmd = [sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "tests.selftest.chaos_plugin",
+           "--outcome-json", str(out), *ids]
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert out.exists(), f"no outcome JSON from {' '.join(cmd)}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return proc, json.loads(out.read_text())
+
+
+def keyed(doc):
+    return {(r["op"], r["invariant"], r["device"]): r for r in doc["results"]}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("chaos")
+    ids = [i for op in SURVIVORS for i in node_ids(op, limit=8)] + [i for op in CHAOS for i in node_ids(op, limit=2)]
+    chaos = ",".join(f"{how}:{op}" for op, how in CHAOS.items())
+    return run(tmp, "control", "", ids), run(tmp, "sabotaged", chaos, ids)
+
+
+def test_control_run_holds(runs):
+    (proc, doc), _ = runs
+    failed = [r for r in doc["results"] if r["outcome"] == "failed"]
+    assert proc.returncode == 0 and not failed, proc.stdout[-3000:]
+
+
+def test_sabotaged_run_fails_but_keeps_every_result(runs):
+    (_, control), (proc, sabotaged) = runs
+    assert proc.returncode == 1, f"expected pytest to report failures, exit {proc.returncode}\n{proc.stdout[-3000:]}"
+    assert keyed(sabotaged).keys() == keyed(control).keys(), "the outcome JSON lost or gained tests"
+
+
+def test_untouched_ops_have_the_same_outcomes(runs):
+    (_, control), (_, sabotaged) = runs
+    a, b = keyed(control), keyed(sabotaged)
+    changed = [k for k in a if k[0] in SURVIVORS and a[k]["outcome"] != b[k]["outcome"]]
+    assert not changed and any(k[0] in SURVIVORS for k in a), changed
+
+
+def test_unexpected_exception_is_an_ordinary_failure_naming_it(runs):
+    _, (_, doc) = runs
+    rows = [r for r in doc["results"] if r["op"] == "new_tensor"]
+    assert rows and all(r["outcome"] == "failed" and "injected failure in Tensor.new_tensor" in r["detail"]
+                        for r in rows), rows
+
+
+@pytest.mark.parametrize("op", ["tolist", "numpy"])
+def test_hang_and_crash_are_named_casualties(runs, op):
+    _, (_, doc) = runs
+    rows = [r for r in doc["results"] if r["op"] == op]
+    assert rows and all(r["outcome"] == "failed" and r["detail"].startswith("CRASHED") for r in rows), rows
+    named = {(c["spec_entry"], c["invariant"]) for c in doc["casualties"]}
+    assert {(r["op"], r["invariant"]) for r in rows} <= named, doc["casualties"]
