@@ -238,6 +238,51 @@ def resolve(value, case):
     return value
 
 
+def gate_nodes(value, path=()):
+    """Every `versions` node inside an expectation, with the conditions that lead to it: (path, gates)."""
+    if not isinstance(value, dict):
+        return
+    if "versions" in value:
+        yield path, value["versions"]
+        for gate in value["versions"]:
+            yield from gate_nodes(gate["value"], path + (f"torch{gate['torch']}",))
+    if "if" in value:
+        cond = " and ".join(value["if"])
+        yield from gate_nodes(value["then"], path + (f"if {cond}",))
+        yield from gate_nodes(value["else"], path + (f"unless {cond}",))
+    if "cases" in value:
+        for c in value["cases"]:
+            yield from gate_nodes(c["value"], path + ("when " + " and ".join(c["when"]),))
+        yield from gate_nodes(value["else"], path + ("otherwise",))
+
+
+def gate_index(gates, version: Version):
+    """The index of the gate that covers `version`, or None."""
+    for i, gate in enumerate(gates):
+        if version in SpecifierSet(gate["torch"], prereleases=True):
+            return i
+    return None
+
+
+def declared_changes(entry, invariant, old: Version, new: Version) -> list:
+    """What the specs declare to differ for (entry, invariant) between two releases: the entry's own torch range,
+    and every version gate of the expectation whose chosen branch differs. Each item is a readable line with evidence."""
+    out = []
+    rng = entry.applies["torch"]
+    if rng:
+        spec = SpecifierSet(rng, prereleases=True)
+        if (old in spec) != (new in spec):
+            out.append(f"{entry.id} applies to torch{rng} only ({entry.file})")
+    for path, gates in gate_nodes(entry.expect.get(invariant)):
+        a, b = gate_index(gates, old), gate_index(gates, new)
+        if a != b:
+            where = f" ({'; '.join(path)})" if path else ""
+            fmt = lambda i: "no gate" if i is None else f"torch{gates[i]['torch']}: {gates[i]['value']!r}"
+            ev = sorted({gates[i]["evidence"] for i in (a, b) if i is not None})
+            out.append(f"{entry.id}.{invariant}{where}: {fmt(a)} -> {fmt(b)} [{', '.join(ev)}]")
+    return out
+
+
 # ---- loading and validation ----------------------------------------------------------------------------------------
 def _entry_name(doc, path):
     if len(path) >= 2 and path[0] == "entries" and isinstance(path[1], int):

@@ -1,0 +1,21 @@
+"""The README's two commands are the ones CI runs: .ci/run must call them verbatim, not a private variant."""
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def readme_commands():
+    return re.findall(r"^    (python3 -m venv .+)$", (ROOT / "README.md").read_text(), flags=re.M)[:2]
+
+
+def test_readme_starts_with_the_two_commands():
+    main_job, tests = readme_commands()
+    assert "tests/test_conformance.py" in main_job and "--outcome-json" in main_job
+    assert tests.endswith("python -m pytest -n auto")
+
+
+def test_ci_runs_the_readme_commands_verbatim():
+    ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    for command in readme_commands():
+        assert command in ci_lines, f".ci/run does not run the README command: {command}"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Run the whole suite on every release of the matrix (tox label `full`), then build the conformance matrix report
+# and the copy-semantics change log. Environment: MATRIX_PARALLEL (tox -p, default 2), HYPOTHESIS_PROFILE (default ci).
+# Extra arguments go to tox (e.g. `-e torch201,torch213` for a subset).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+# torch 1.13.1 has no Python 3.11 wheel; tox looks for python3.10 on PATH. pyenv's shim only answers when 3.10 is
+# selected, so put a pyenv-installed 3.10 on PATH directly if there is one.
+if ! python3.10 -c '' 2>/dev/null; then
+  for d in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.10*/bin; do
+    if [ -x "$d/python3.10" ]; then PATH="$d:$PATH"; break; fi
+  done
+fi
+export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
+args=("$@")
+[ ${#args[@]} -eq 0 ] && args=(-m full)
+start=$(date +%s)
+.venv/bin/tox "${args[@]}" -p "${MATRIX_PARALLEL:-2}"
+status=$?
+echo "matrix wall time: $(( $(date +%s) - start )) s (tox exit $status)"
+.venv/bin/python -m tools.matrix_report results/ --markdown docs/matrix.md --html docs/matrix.html || status=1
+.venv/bin/python -m tools.changelog --output docs/changelog.md || status=1
+exit $status

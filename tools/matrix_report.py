@@ -1,0 +1,201 @@
+"""Build the conformance matrix from outcome JSON files (one per run, written by `pytest --outcome-json`).
+
+Rows: op x invariant. Columns: torch release x device (devices where something ran). Cells: held / failed / skipped /
+blank (not planned, e.g. value invariants on meta). Totals per column. Markdown for the repo, one self-contained HTML page.
+
+    python -m tools.matrix_report results/ --markdown docs/matrix.md --html docs/matrix.html
+"""
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import platform
+import sys
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+
+from packaging.version import Version
+
+from tests.harness.outcomes import SCHEMA
+SYMBOL = {"passed": "✓", "failed": "✗", "skipped": "–"}
+WORD = {"passed": "held", "failed": "failed", "skipped": "skipped"}
+
+
+def load_runs(paths):
+    """Outcome documents from files or directories, newest first per torch version, sorted by torch version."""
+    docs = []
+    for p in map(Path, paths):
+        for f in sorted(p.glob("*.json")) if p.is_dir() else [p]:
+            try:
+                doc = json.loads(f.read_text())
+            except (OSError, ValueError):
+                continue
+            if isinstance(doc, dict) and doc.get("schema") == SCHEMA:
+                doc["_file"] = str(f)
+                docs.append(doc)
+    by_label = {}
+    for doc in sorted(docs, key=lambda d: d["created"]):
+        by_label[run_label(doc)] = doc  # a later run of the same torch (and machine) replaces an earlier one
+    return sorted(by_label.values(), key=lambda d: Version(d["torch"].split("+")[0]))
+
+
+def run_label(doc) -> str:
+    return f"torch {doc['torch']}"
+
+
+def columns(runs):
+    """(run index, device) for every device on which a run judged at least one invariant."""
+    cols = []
+    for i, doc in enumerate(runs):
+        for device in ("cpu", "meta", "cuda", "mps"):
+            if any(r["device"] == device and r["outcome"] != "skipped" for r in doc["results"]):
+                cols.append((i, device))
+    return cols
+
+
+def table(runs):
+    cells = {}
+    for i, doc in enumerate(runs):
+        for r in doc["results"]:
+            cells[(r["op"], r["invariant"], i, r["device"])] = r
+    rows = sorted({(op, inv) for op, inv, _, _ in cells})
+    return rows, cells
+
+
+def totals(runs, cols, cells):
+    out = {}
+    for col in cols:
+        c = Counter(r["outcome"] for (op, inv, i, d), r in cells.items() if (i, d) == col)
+        out[col] = c
+    return out
+
+
+def device_notes(runs, cols):
+    """Devices that ran nothing in a run, with the reason (e.g. cuda: no CUDA device)."""
+    notes = []
+    for i, doc in enumerate(runs):
+        skipped = [f"{d}: {why}" for d, why in doc.get("devices", {}).items() if (i, d) not in cols]
+        if skipped:
+            notes.append(f"{run_label(doc)}: " + "; ".join(skipped))
+    return notes
+
+
+def uniform(row, runs, cols, cells):
+    seen = {cells[(*row, i, d)]["outcome"] for i, d in cols if (*row, i, d) in cells}
+    return len(seen) <= 1
+
+
+def markdown(runs, machine, generated) -> str:
+    cols = columns(runs)
+    rows, cells = table(runs)
+    tot = totals(runs, cols, cells)
+    head = [f"{runs[i]['torch'].split('+')[0]} {d}" for i, d in cols]
+    lines = [
+        "# Conformance matrix", "",
+        f"Generated {generated} by `python -m tools.matrix_report` on {machine}, from "
+        f"{len(runs)} runs (Hypothesis profile: {', '.join(sorted({d.get('hypothesis_profile', '?') for d in runs}))}).",
+        "Regenerate: `tools/matrix.sh` (runs the tox matrix, then this report).", "",
+        "✓ held · ✗ failed · – skipped (the reason is in the HTML page's tooltips and in the run's JSON) · "
+        "blank: not planned (value invariants are not judged on meta tensors)", "",
+        "## Runs", "",
+        "| torch | python | numpy | conformance held / failed / skipped | whole suite passed / failed / skipped / xfailed |",
+        "|---|---|---|---|---|",
+    ]
+    for i, doc in enumerate(runs):
+        c = Counter(r["outcome"] for r in doc["results"])
+        s = doc.get("session", {})
+        whole = (f"{s.get('passed', '?')} / {s.get('failed', '?')} / {s.get('skipped', '?')} / {s.get('xfailed', '?')}"
+                 if s else "not recorded")
+        lines.append(f"| {doc['torch']} | {doc['python']} | {doc['numpy']} | "
+                     f"{c['passed']} / {c['failed']} / {c['skipped']} | {whole} |")
+    notes = device_notes(runs, cols)
+    if notes:
+        lines += ["", "Devices with nothing run: " + " · ".join(sorted(set(n.split(": ", 1)[1] for n in notes)))]
+    lines += ["", "## Totals per column", "", "| | " + " | ".join(head) + " |", "|---|" + "---|" * len(cols)]
+    for key in ("passed", "failed", "skipped"):
+        lines.append(f"| {WORD[key]} | " + " | ".join(str(tot[c][key]) for c in cols) + " |")
+    varying = [row for row in rows if not uniform(row, runs, cols, cells)]
+    lines += ["", f"## Rows whose outcome differs between columns ({len(varying)})", ""]
+    lines += _md_rows(varying, cols, cells, head) if varying else ["None: every row has one outcome in every column."]
+    lines += ["", f"## All rows ({len(rows)})", ""] + _md_rows(rows, cols, cells, head)
+    return "\n".join(lines) + "\n"
+
+
+def _md_rows(rows, cols, cells, head):
+    out = ["| op | invariant | " + " | ".join(head) + " |", "|---|---|" + "---|" * len(cols)]
+    for op, inv in rows:
+        marks = [SYMBOL[cells[(op, inv, i, d)]["outcome"]] if (op, inv, i, d) in cells else "" for i, d in cols]
+        out.append(f"| {op} | {inv} | " + " | ".join(marks) + " |")
+    return out
+
+
+def page(runs, machine, generated) -> str:
+    cols = columns(runs)
+    rows, cells = table(runs)
+    tot = totals(runs, cols, cells)
+    esc = html.escape
+    head = "".join(f"<th>{esc(runs[i]['torch'].split('+')[0])}<br>{d}</th>" for i, d in cols)
+    body = []
+    for op, inv in rows:
+        tds = []
+        for i, d in cols:
+            r = cells.get((op, inv, i, d))
+            if r is None:
+                tds.append('<td class="none"></td>')
+            else:
+                tip = esc(r["detail"] or WORD[r["outcome"]], quote=True)
+                tds.append(f'<td class="{r["outcome"]}" title="{tip}">{SYMBOL[r["outcome"]]}</td>')
+        cls = "" if uniform((op, inv), runs, cols, cells) else ' class="varies"'
+        body.append(f"<tr{cls}><th>{esc(op)}</th><td>{esc(inv)}</td>{''.join(tds)}</tr>")
+    foot = "".join(
+        f"<tr><th colspan=2>{WORD[k]}</th>" + "".join(f"<td>{tot[c][k]}</td>" for c in cols) + "</tr>"
+        for k in ("passed", "failed", "skipped"))
+    notes = "".join(f"<li>{esc(n)}</li>" for n in device_notes(runs, cols))
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Copy-semantics conformance matrix</title>
+<style>
+body {{ font: 13px/1.4 system-ui, sans-serif; margin: 1.5em; }}
+table {{ border-collapse: collapse; }} th, td {{ border: 1px solid #ccc; padding: 2px 6px; text-align: center; }}
+tbody th, tbody td:nth-child(2) {{ text-align: left; font-weight: normal; }}
+td.passed {{ background: #d9f2d9; }} td.failed {{ background: #f7c6c6; font-weight: bold; }}
+td.skipped {{ background: #eee; color: #777; }} tr.varies th {{ font-weight: bold; }}
+thead th {{ position: sticky; top: 0; background: #fff; }}
+</style></head><body>
+<h1>Copy-semantics conformance matrix</h1>
+<p>Generated {esc(generated)} on {esc(machine)} from {len(runs)} runs. ✓ held, ✗ failed, – skipped; hover a cell for
+the skip reason or the failure. Bold rows differ between columns.</p>
+<ul>{notes}</ul>
+<table><thead><tr><th>op</th><th>invariant</th>{head}</tr></thead>
+<tbody>{''.join(body)}</tbody><tfoot>{foot}</tfoot></table>
+</body></html>
+"""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("inputs", nargs="+", help="outcome JSON files or directories of them")
+    ap.add_argument("--markdown", help="write the Markdown matrix here")
+    ap.add_argument("--html", help="write the self-contained HTML page here")
+    ap.add_argument("--machine", default=f"{platform.machine()} {platform.system()}, "
+                                         f"{__import__('os').cpu_count()} cores")
+    args = ap.parse_args(argv)
+    runs = load_runs(args.inputs)
+    if not runs:
+        print(f"no outcome JSON ({SCHEMA}) found in {args.inputs}", file=sys.stderr)
+        return 2
+    generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    md = markdown(runs, args.machine, generated)
+    for path, text in ((args.markdown, md), (args.html, page(runs, args.machine, generated) if args.html else "")):
+        if path:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text(text)
+            print(f"wrote {path}")
+    failed = sum(r["outcome"] == "failed" for d in runs for r in d["results"])
+    print(f"{len(runs)} runs: " + ", ".join(d["torch"] for d in runs) + f"; {failed} failed cells")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
