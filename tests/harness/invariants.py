@@ -19,7 +19,6 @@ _is_view = torch.Tensor._is_view
 _autograd_grad = torch.autograd.grad
 _backward = torch.Tensor.backward
 _ones_like = torch.ones_like
-_fill_ = torch.Tensor.fill_
 _narrow = torch.Tensor.narrow
 _mul = torch.Tensor.mul
 _sum = torch.Tensor.sum
@@ -138,7 +137,7 @@ def write_into(result):
         return None
     if result.numel() == 0:  # nothing to change, but the write still counts as one for the version counter
         with _write_context(result):
-            _fill_(result, 0)
+            storage.fill(result, 0)
         return "result.fill_(0) (no elements)"
     target = result
     for d, (size, st) in enumerate(zip(result.shape, result.stride())):
@@ -149,7 +148,7 @@ def write_into(result):
     for c in candidates:
         if storage.value_bytes(storage.full_like_values(target, c)) != current:
             with _write_context(result):
-                _fill_(target, c)
+                storage.fill(target, c)
             return f"result.fill_({c!r})" + (" (on its un-broadcast part)" if target is not result else "")
     return None
 
@@ -395,6 +394,7 @@ for _name, _get, _doc in (
     ("strides", _strides, "The result's strides, in elements (blank where they address nothing)."),
     ("is_conj", lambda r: bool(r.is_conj()), "The result carries the lazy conjugate bit."),
     ("is_neg", lambda r: bool(r.is_neg()), "The result carries the lazy negative bit."),
+    ("is_pinned", lambda r: bool(r.is_pinned()), "The result lives in page-locked (pinned) host memory."),
 ):
     def _observe(run, _get=_get):
         return _get(run.result), None

@@ -12,6 +12,7 @@ _empty = torch.empty
 _full = torch.full
 _from_numpy = torch.from_numpy
 _copy_ = torch.Tensor.copy_
+_to = torch.Tensor.to
 _resolve_conj = torch.Tensor.resolve_conj
 _resolve_neg = torch.Tensor.resolve_neg
 _view = torch.Tensor.view
@@ -114,5 +115,15 @@ def values_equal(a, b) -> bool:
     return True
 
 
-def full_like_values(t: torch.Tensor, value) -> torch.Tensor:
-    return _full(tuple(t.shape), value, dtype=t.dtype, device="cpu")
+def full_like_values(t: torch.Tensor, value, device="cpu") -> torch.Tensor:
+    """A tensor of t's shape and dtype filled with `value`. Built in a wide dtype and converted, since older releases
+    cannot fill some dtypes directly (float8 before 2.3: '"fill_out" not implemented')."""
+    if t.dtype == torch.bool:
+        return _full(tuple(t.shape), value, dtype=torch.bool, device=device)
+    wide = torch.float32 if (t.dtype.is_floating_point or t.dtype.is_complex) else torch.int64
+    return _to(_full(tuple(t.shape), value, dtype=wide, device=device), t.dtype)
+
+
+def fill(t: torch.Tensor, value) -> None:
+    """t[...] = value, in place (one write: the version counter moves once), for every dtype."""
+    _copy_(t, full_like_values(t, value, device=t.device))

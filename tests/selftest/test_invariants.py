@@ -88,5 +88,5 @@ def test_error_matching():
 
 def test_every_invariant_has_a_selftest():
     covered = {name for name, _, _ in CASES} | {"raises", "warns"}  # those two: test_error_matching
-    trivial = {"retains_grad", "shape", "device", "layout", "is_conj", "is_neg"}  # plain attribute reads
+    trivial = {"retains_grad", "shape", "device", "layout", "is_conj", "is_neg", "is_pinned"}  # plain attribute reads
     assert set(REGISTRY) - covered - trivial == set()
