@@ -1,0 +1,93 @@
+"""Benchmark set-up: collected only when asked for, never under xdist, quick defaults, versions in machine_info.
+
+The benchmarks are collected only when a path inside tests/benchmarks is given on the command line
+(`pytest -p no:xdist tests/benchmarks`); the default conformance run (`pytest`) ignores this directory.
+This module imports nothing beyond pytest and torch, so the default run works without requirements-bench.txt.
+"""
+import os
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+
+# pytest-benchmark settings used unless given on the command line: quick enough for the whole grid in about 6 min
+# on 2 cores; the speed gate (tools/bench_gate.sh) uses longer runs, chosen from the noise runs in docs/benchmarks.md
+BENCHMARK_DEFAULTS = {
+    "--benchmark-max-time": ("benchmark_max_time", "0.1"),
+    "--benchmark-min-rounds": ("benchmark_min_rounds", 5),
+    "--benchmark-warmup": ("benchmark_warmup", True),
+    "--benchmark-disable-gc": ("benchmark_disable_gc", True),
+    "--benchmark-storage": ("benchmark_storage", "file://./results/bench/saved"),
+}
+
+
+def benchmarks_requested(config) -> bool:
+    """True when a command-line path is tests/benchmarks or lies inside it."""
+    for arg in config.args:
+        path = Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
+        if path == HERE or HERE in path.parents:
+            return True
+    return False
+
+
+def pytest_ignore_collect(collection_path, config):
+    if not benchmarks_requested(config):
+        return True
+    return None
+
+
+def xdist_active(config) -> bool:
+    return bool(os.environ.get("PYTEST_XDIST_WORKER")) or config.getoption("dist", "no") != "no" \
+        or bool(config.getoption("numprocesses", None))
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("copy benchmarks")
+    group.addoption("--bench-exponents", default=os.environ.get("BENCH_EXPONENTS", "0,10,16,20,24"),
+                    help="sizes of the spec-op grid as exponents of 2 (default 0,10,16,20,24; env BENCH_EXPONENTS)")
+    group.addoption("--bench-max-exp", type=int, default=os.environ.get("BENCH_MAX_EXP"),
+                    help="with --bench-step: sizes 2**0, 2**step, ... up to 2**N (env BENCH_MAX_EXP)")
+    group.addoption("--bench-step", type=int, default=os.environ.get("BENCH_STEP", "1"),
+                    help="exponent step for --bench-max-exp (default 1; env BENCH_STEP)")
+    group.addoption("--bench-idiom-max-exp", type=int, default=int(os.environ.get("BENCH_IDIOM_MAX_EXP", "14")),
+                    help="the article idioms run at every power of 2 up to this (default 14, the articles' grid), "
+                         "plus the spec-op sizes above it")
+    group.addoption("--bench-idiom-group", default=os.environ.get("BENCH_IDIOM_GROUP", ""),
+                    help="time only the article idioms whose group contains this text, e.g. '000 tensor copy'")
+    group.addoption("--bench-no-memory", action="store_true", default=bool(os.environ.get("BENCH_NO_MEMORY")),
+                    help="do not measure the idioms' peak memory (timing only, e.g. for the perfplot comparison)")
+    group.addoption("--bench-threads", type=int, default=os.environ.get("BENCH_THREADS"),
+                    help="torch.set_num_threads(N) for the run (default: torch's own choice; env BENCH_THREADS)")
+    group.addoption("--bench-dtypes", default=os.environ.get("BENCH_DTYPES", "float32,float16,int64"),
+                    help="dtypes of the spec-op grid (default float32,float16,int64; env BENCH_DTYPES)")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-benchmark reads its options
+def pytest_configure(config):
+    if not benchmarks_requested(config):
+        return
+    if xdist_active(config):
+        raise pytest.UsageError("the benchmarks must not run under pytest-xdist: run them with -p no:xdist "
+                                "(no -n/--dist)")
+    if config.getoption("bench_threads"):
+        import torch
+
+        torch.set_num_threads(int(config.getoption("bench_threads")))
+    given = config.invocation_params.args
+    for flag, (dest, value) in BENCHMARK_DEFAULTS.items():
+        if hasattr(config.option, dest) and not any(a == flag or a.startswith(flag + "=") for a in given):
+            setattr(config.option, dest, value)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_benchmark_update_machine_info(config, machine_info):
+    import numpy
+    import torch
+
+    machine_info["torch_version"] = torch.__version__
+    machine_info["torch_cuda"] = torch.version.cuda
+    machine_info["numpy_version"] = numpy.__version__
+    machine_info["torch_num_threads"] = torch.get_num_threads()
+    machine_info["cuda_devices"] = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] \
+        if torch.cuda.is_available() else []

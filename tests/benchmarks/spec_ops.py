@@ -1,0 +1,87 @@
+"""The operations to time, derived from specs/*.yaml: one per distinct call, with the entry that covers each case."""
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from tests.harness.invariants import REGISTRY
+from tests.harness.specs import Entry, load_all
+
+# The benchmark source is a plain, contiguous tensor without lazy bits, timed in grad mode.
+SOURCE_FACTS = {"kinds": "plain", "layouts": "contiguous", "bits": "none", "modes": "enabled"}
+
+
+@dataclass
+class SpecOp:
+    name: str            # the first spec id with this call that runs on data (not meta-only)
+    call_text: str
+    entries: list        # every entry whose call reads the same
+
+    def pick(self, dtype: str, device: str) -> tuple[Entry | None, str | None]:
+        """The first entry that covers (dtype, device) on a plain contiguous source, or why none does."""
+        reasons = []
+        for entry in self.entries:
+            reason = entry.version_skip_reason() or why_not_covered(entry, dtype, device)
+            if reason is None:
+                return entry, None
+            reasons.append(reason)
+        return None, "; ".join(dict.fromkeys(reasons))
+
+
+def why_not_covered(entry: Entry, dtype: str, device: str) -> str | None:
+    if device not in entry.applies["devices"]:
+        return f"{entry.id} applies to devices {entry.applies['devices']}"
+    if dtype not in entry.dtypes():
+        return f"{entry.id} does not apply to {dtype}"
+    for key, fact in SOURCE_FACTS.items():
+        if fact not in entry.applies[key]:
+            return f"{entry.id} applies to {key} {entry.applies[key]}, not {fact}"
+    return None
+
+
+def load_spec_ops() -> list[SpecOp]:
+    ops: dict[str, SpecOp] = {}
+    for entry in load_all(REGISTRY):
+        text = entry.call_text()
+        if text in ops:
+            ops[text].entries.append(entry)
+        else:
+            ops[text] = SpecOp(entry.id, text, [entry])
+    for op in ops.values():
+        on_data = [e for e in op.entries if set(e.applies["devices"]) - {"meta"}]
+        op.name = (on_data or op.entries)[0].id
+    return list(ops.values())
+
+
+def source_ndim(entry: Entry) -> int:
+    """2 where the entry allows it: a (1, n) source keeps split(1)/unbind(0) to one piece instead of n."""
+    low, high = entry.applies["ndim"]
+    return max(low, min(high, 2))
+
+
+def data_range(value) -> tuple[int, int] | None:
+    if isinstance(value, torch.Tensor):
+        return value.data_ptr(), value.data_ptr() + value.numel() * value.element_size()
+    if isinstance(value, np.ndarray):
+        start = value.__array_interface__["data"][0]
+        return start, start + value.nbytes
+    return None
+
+
+def bytes_moved(source: torch.Tensor, result) -> tuple[str, int]:
+    """('view', 0) for a result over the source's memory, ('copy', bytes read + written) for a new buffer,
+    ('python', source bytes) for a Python object such as tolist()'s list."""
+    found = data_range(result)
+    if found is None:
+        return "python", source.numel() * source.element_size()
+    storage = source.untyped_storage()
+    start, end = storage.data_ptr(), storage.data_ptr() + storage.nbytes()
+    written = found[1] - found[0]
+    if start <= found[0] < end or written == 0:
+        return "view", 0
+    read = source.numel() * source.element_size() if _numel(result) == source.numel() else written
+    return "copy", read + written
+
+
+def _numel(value) -> int:
+    return value.numel() if isinstance(value, torch.Tensor) else value.size
