@@ -290,9 +290,9 @@ class TestArticle002:
         assert shares_storage(x.reshape(6), x)
         assert not shares_storage(x.t().reshape(6), x)
 
-    @pytest.mark.xfail(strict=True, reason="article 002's claim is false on torch 2.13: metadata changes on "
-                       "detach()/.data results are allowed (PR 13645 forbade them; PR 83590 proposed allowing them; "
-                       "the release that changed it is not established). Strict: if torch refuses again, this passes "
+    @pytest.mark.xfail(strict=True, reason="article 002's claim is false on every release of the matrix (1.13.1 "
+                       "... 2.14.1): metadata changes on detach()/.data results are allowed (PR 13645 forbade them "
+                       "before 1.13; PR 83590 proposed allowing them). Strict: if torch refuses again, this passes "
                        "and the run flags the change.")
     @pytest.mark.parametrize("alias", ["detach", "data"])
     @pytest.mark.parametrize("change", ["resize_", "transpose_", "set_"])
