@@ -43,8 +43,18 @@ _asarray = torch.asarray
 _is_grad_enabled = torch.is_grad_enabled
 _no_grad = torch.no_grad
 _inference_mode = torch.inference_mode
-_increment_version = getattr(getattr(torch.autograd, "graph", None), "increment_version", None) or (
-    lambda t: torch._C._increment_version(t))
+_copy_ = _T.copy_
+
+
+def _write_same_values(t):
+    """Bump t's version counter by an in-place write of its own values (releases before 2.1 have neither
+    torch.autograd.graph.increment_version nor torch._C._increment_version)."""
+    with (_inference_mode() if t.is_inference() else _no_grad()):
+        _copy_(t, t)
+
+
+_increment_version = getattr(getattr(torch.autograd, "graph", None), "increment_version", None) or getattr(
+    torch._C, "_increment_version", None) or _write_same_values
 
 _MISSING = object()
 
