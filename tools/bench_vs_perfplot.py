@@ -40,6 +40,7 @@ def run_perfplot():
 def run_ours(json_path: Path) -> float:
     cmd = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-q", "tests/benchmarks/test_article_idioms.py",
            f"--bench-idiom-group={TENSOR}", "--bench-idiom-max-exp=14", "--bench-exponents=0", "--bench-no-memory",
+           "--bench-threads=1",  # one intra-op thread: with two, one idiom's median moved 40-60% between runs
            f"--benchmark-json={json_path}"]
     start = time.perf_counter()
     subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
