@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import os
 import platform
 import sys
 from collections import Counter
@@ -179,7 +180,7 @@ def main(argv=None) -> int:
     ap.add_argument("--markdown", help="write the Markdown matrix here")
     ap.add_argument("--html", help="write the self-contained HTML page here")
     ap.add_argument("--machine", default=f"{platform.machine()} {platform.system()}, "
-                                         f"{__import__('os').cpu_count()} cores")
+                                         f"{os.cpu_count()} cores")
     args = ap.parse_args(argv)
     runs = load_runs(args.inputs)
     if not runs:

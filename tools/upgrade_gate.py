@@ -39,10 +39,9 @@ def compare(base, cand, entries, same=False):
         ra, rb = a.get(key), b.get(key)
         oa, ob = (r["outcome"] if r else "absent" for r in (ra, rb))
         entry = by_id.get(op)
-        why = declared_changes(entry, inv, va, vb) if entry else []
+        # a repeat on the same torch (--same): nothing is declared, every difference is flakiness
+        why = declared_changes(entry, inv, va, vb) if entry and not same else []
         detail_differs = same and ra and rb and ra["detail"] != rb["detail"]
-        if same:
-            why = []  # a repeat on the same torch: nothing is declared, every difference is flakiness
         if oa != ob or detail_differs:
             diffs.append({"op": op, "invariant": inv, "device": device, "base": oa, "candidate": ob,
                           "declared": bool(why), "because": why,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 from collections import defaultdict
 from datetime import datetime, timezone
@@ -108,7 +109,6 @@ class OutcomeRecorder:
             tr.write_line(f"CASUALTY: {c['nodeid']}: the worker died while running it; the other tests went on")
         path = self.config.getoption("outcome_json")
         if path:
-            import os
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             with open(path, "w") as fh:
                 json.dump(self.document(), fh, indent=1, sort_keys=True)

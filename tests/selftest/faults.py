@@ -122,6 +122,14 @@ def by_name(name) -> Fault:
 
 
 # ---- helpers --------------------------------------------------------------------------------------------------------
+def _copying(real):
+    """`real`, except that where it returns its first argument itself, a copy of it is returned."""
+    def patched(first, *args, **kwargs):
+        out = real(first, *args, **kwargs)
+        return _clone(out) if out is first else out
+    return patched
+
+
 def _writable_part(t):
     """`t` with every broadcast (stride 0) dim narrowed to one element, so that an in-place write is allowed."""
     for d, (size, st) in enumerate(zip(t.shape, t.stride())):
@@ -344,10 +352,7 @@ def _():
 @fault("cpu_copies", "cpu() on a CPU tensor returns a copy instead of the tensor itself", ops=["cpu", "detach.cpu"],
        expected=[("cpu", "same_object"), ("cpu", "shares_storage"), ("detach.cpu", "shares_storage")])
 def _():
-    def cpu(self, *args, **kwargs):
-        out = _cpu(self, *args, **kwargs)
-        return _clone(out) if out is self else out
-    return [(_T, "cpu", cpu)]
+    return [(_T, "cpu", _copying(_cpu))]
 
 
 @fault("view_copies", "Tensor.view() returns a copy (in the graph) instead of a view",
@@ -374,10 +379,7 @@ def _():
 @fault("contiguous_always_copies", "contiguous() copies a tensor that is already contiguous instead of returning it",
        ops=["contiguous"], expected=[("contiguous", "same_object"), ("contiguous", "shares_storage")])
 def _():
-    def contiguous(self, *args, **kwargs):
-        out = _contiguous(self, *args, **kwargs)
-        return _clone(out) if out is self else out
-    return [(_T, "contiguous", contiguous)]
+    return [(_T, "contiguous", _copying(_contiguous))]
 
 
 # ---- constructors and copies ----------------------------------------------------------------------------------------
@@ -428,10 +430,7 @@ def _():
 @fault("as_tensor_copies", "torch.as_tensor(t) copies a tensor that already has the requested dtype and device",
        ops=["torch.as_tensor"], expected=[("torch.as_tensor", "same_object"), ("torch.as_tensor", "shares_storage")])
 def _():
-    def as_tensor(data, *args, **kwargs):
-        out = _as_tensor(data, *args, **kwargs)
-        return _clone(out) if out is data else out
-    return [(torch, "as_tensor", as_tensor)]
+    return [(torch, "as_tensor", _copying(_as_tensor))]
 
 
 @fault("asarray_ignores_copy", "torch.asarray(t, copy=True) shares memory (copy=True treated as copy=None)",
