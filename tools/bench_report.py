@@ -236,8 +236,10 @@ def report(rows, charts, out: Path) -> Path:
         loads = [r["load_avg_1min"] for r in sel if "load_avg_1min" in r]
         slowdown = {r.get("injected_slowdown", 1.0) for r in sel}
         threads = sorted({str(r["threads"]) for r in sel})
+        processes = sorted({str(r.get("processes", 1)) for r in sel})
         lines += [f"## torch {torch_v}, {device}", "",
-                  f"{len(sel)} benchmarks; torch intra-op threads {', '.join(threads)}; 1-minute load average "
+                  f"{len(sel)} benchmarks, rounds pooled over {'/'.join(processes)} process(es); torch intra-op "
+                  f"threads {', '.join(threads)}; highest 1-minute load average of a process "
                   f"during the run {min(loads):.2f} ... {max(loads):.2f}"
                   + (f"; **injected slowdown {sorted(slowdown)} (gate self-test, not a measurement)**"
                      if slowdown != {1.0} else "") + ".", ""]
