@@ -190,12 +190,19 @@ def layout_fits(layout: str, shape) -> bool:
     raise ValueError(layout)
 
 
+_SPECIAL = {27: math.nan, 28: math.inf, 29: -math.inf}
+
+
 def _elements(dtype: str):
     if dtype == "bool":
         return st.booleans()
     if dtype in DTYPE_GROUPS["integer"]:
         return st.integers(0, 100)  # in range for every integer dtype, unsigned included
-    floats = st.floats(width=16, allow_nan=True, allow_infinity=True)
+    # Every float16 value, plus nan/inf one time in ten. Not st.floats(width=16) unbounded: it draws float64 values and
+    # rejects those that overflow float16, so a case with dozens of elements was often rejected whole and Hypothesis'
+    # filter_too_much health check failed now and then (seen on select, diagonal, vsplit[0] with random seeds).
+    finite = st.floats(min_value=-65504.0, max_value=65504.0, width=16)
+    floats = st.tuples(st.integers(0, 29), finite).map(lambda t: _SPECIAL.get(t[0], t[1]))  # shrinks to finite
     if dtype in DTYPE_GROUPS["complex"]:
         return st.builds(complex, floats, floats)
     return floats
