@@ -244,3 +244,67 @@ def cases(draw, *, dtypes, kinds, layouts, modes, device, min_ndim=0, max_ndim=3
 def feasible(dtypes, kinds) -> bool:
     """Whether some kind can be drawn with some dtype."""
     return any(k not in GRAD_KINDS or d in DTYPE_GROUPS["differentiable"] for k in kinds for d in dtypes)
+
+
+# ---- corner cases: every (kind, grad mode) pair, whatever the random draws do ----------------------------------------
+# Drawn independently, a pair such as "source requires grad" x "grad enabled" can be missing from a short run (the
+# fault campaign in docs/faults.md lost five faults that way). These cases are added to every test as explicit
+# Hypothesis examples: one per feasible pair, layouts, bits and dtypes rotating so that each appears too.
+CORNER_SHAPES = ((2, 3), (3,), (2, 2, 2), (4, 1, 2, 3), (), (1,), (0,), (0, 2))
+PREFERRED_DTYPES = ("float32", "complex64", "int64", "float64", "bool")
+
+
+def _corner_values(dtype: str, n: int) -> tuple:
+    """Distinct-ish, exactly representable, non-zero values (no -0.0/nan coincidences): 1, 2, ... 7, 1, ..."""
+    if dtype == "bool":
+        return tuple(k % 2 == 0 for k in range(n))
+    if dtype in DTYPE_GROUPS["integer"]:
+        return tuple(k % 7 + 1 for k in range(n))
+    if dtype in DTYPE_GROUPS["complex"]:
+        return tuple(complex(k % 7 + 1, -(k % 3 + 1)) for k in range(n))
+    return tuple(float(k % 7 + 1) for k in range(n))
+
+
+def _rotate(seq, start: int) -> list:
+    seq = list(seq)
+    return seq[start % len(seq):] + seq[:start % len(seq)] if seq else []
+
+
+def corner_cases(*, dtypes, kinds, layouts, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
+                 nonempty=False, bits=("none",), accept=lambda case: True) -> list[Case]:
+    """One Case per (kind, mode) pair that has one within the arguments (as for `cases`) and `accept`."""
+    out = []
+    dtype_order = [d for d in PREFERRED_DTYPES if d in dtypes] + [d for d in dtypes if d not in PREFERRED_DTYPES]
+    for i, (kind, mode) in enumerate((k, m) for k in kinds for m in modes):
+        found = None
+        for layout in _rotate(layouts, i):
+            for bit in _rotate(bits, i):
+                for dtype in dtype_order:
+                    if kind in GRAD_KINDS and dtype not in DTYPE_GROUPS["differentiable"]:
+                        continue
+                    if (bit == "conj" and dtype not in DTYPE_GROUPS["complex"]) or (
+                            bit == "neg" and dtype not in DTYPE_GROUPS["float"] + DTYPE_GROUPS["complex"]):
+                        continue
+                    for shape in CORNER_SHAPES:
+                        if not (min_ndim <= len(shape) <= max_ndim and all(max(min_side, nonempty) <= s <= max_side
+                                                                           for s in shape)):
+                            continue
+                        if not layout_fits(layout, shape):
+                            continue
+                        dims = [d for d, s in enumerate(shape) if (s >= 2 if layout == "strided" else s != 1)]
+                        base_numel, stride, offset = _geometry(shape, layout, dims[-1] if dims else 0)
+                        case = Case(bit=bit, dtype=dtype, shape=shape, layout=layout, kind=kind, mode=mode,
+                                    device=device, base_numel=base_numel, stride=stride, offset=offset,
+                                    values=_corner_values(dtype, base_numel))
+                        if accept(case):
+                            found = case
+                            break
+                    if found:
+                        break
+                if found:
+                    break
+            if found:
+                break
+        if found:
+            out.append(found)
+    return out

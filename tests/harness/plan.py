@@ -1,8 +1,7 @@
 """Turn loaded spec entries into test parameters and Hypothesis strategies."""
 from __future__ import annotations
 
-
-from strategies.cases import cases
+from strategies.cases import cases, corner_cases as explicit_cases
 from strategies.devices import device_skip_reason
 from tests.harness import predicates
 from tests.harness.invariants import REGISTRY
@@ -32,16 +31,27 @@ def skip_reason(entry, device) -> str | None:
     return entry.version_skip_reason() or device_skip_reason(device)
 
 
+def _case_space(entry, name, device) -> dict:
+    a = entry.applies
+    return dict(dtypes=entry.dtypes(), kinds=[k for k in a["kinds"] if k in REGISTRY[name].kinds],
+                layouts=a["layouts"], modes=a["modes"], device=device, min_ndim=a["ndim"][0], max_ndim=a["ndim"][1],
+                nonempty=a["nonempty"], bits=a["bits"])
+
+
+def _judgeable(entry, name, case) -> bool:
+    """The filters of `strategy`: the entry's `requires`, and (but for `raises`) a call the spec expects to succeed."""
+    requires = entry.applies["requires"]
+    if requires and not predicates.all_hold(requires, case):
+        return False
+    return name == "raises" or "raises" not in entry.expect or entry.expected_error(case) is None
+
+
 def strategy(entry, name, device):
     """Cases this (entry, invariant) can be judged on; for every invariant but `raises`, only cases where the spec
     expects the call to succeed."""
-    inv = REGISTRY[name]
-    a = entry.applies
-    kinds = [k for k in a["kinds"] if k in inv.kinds]
-    s = cases(dtypes=entry.dtypes(), kinds=kinds, layouts=a["layouts"], modes=a["modes"], device=device,
-              min_ndim=a["ndim"][0], max_ndim=a["ndim"][1], nonempty=a["nonempty"], bits=a["bits"])
-    if a["requires"]:
-        s = s.filter(lambda c: predicates.all_hold(a["requires"], c))
-    if name != "raises" and "raises" in entry.expect:
-        s = s.filter(lambda c: entry.expected_error(c) is None)
-    return s
+    return cases(**_case_space(entry, name, device)).filter(lambda c: _judgeable(entry, name, c))
+
+
+def corner_cases(entry, name, device) -> list:
+    """The explicit examples of this (entry, invariant): a judgeable case for every (kind, grad mode) pair."""
+    return explicit_cases(**_case_space(entry, name, device), accept=lambda c: _judgeable(entry, name, c))

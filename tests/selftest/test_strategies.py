@@ -3,7 +3,7 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 
 from strategies import BITS, KINDS, LAYOUTS, MODES, available_dtypes, cases
-from strategies.cases import GRAD_KINDS
+from strategies.cases import GRAD_KINDS, corner_cases
 from strategies.dtypes import DTYPE_GROUPS
 from tests.harness.invariants import normalized_strides
 
@@ -53,3 +53,40 @@ def test_built_source_matches_its_description(case):
 @given(case=cases(**{**ALL, "kinds": GRAD_KINDS}))
 def test_grad_kinds_only_with_differentiable_dtypes(case):
     assert case.dtype in DTYPE_GROUPS["differentiable"]
+
+
+# ---- corner cases: the explicit examples every conformance test runs first ------------------------------------------
+def test_corner_cases_cover_every_kind_and_mode_pair_and_each_layout_and_bit():
+    corners = corner_cases(**ALL)
+    assert {(c.kind, c.mode) for c in corners} == {(k, m) for k in KINDS for m in MODES}
+    assert {c.layout for c in corners} == set(LAYOUTS)
+    assert {c.bit for c in corners} == set(BITS)
+    assert corners == corner_cases(**ALL), "corner cases must be the same on every call (they are test examples)"
+
+
+@pytest.mark.parametrize("space", [
+    dict(ALL, dtypes=("int64", "bool"), kinds=("plain", "inference")),
+    dict(ALL, dtypes=("float32",), layouts=("transposed",), min_ndim=2),
+    dict(ALL, dtypes=("complex64",), bits=("conj",), modes=("no_grad",)),
+    dict(ALL, min_ndim=1, max_ndim=1, nonempty=True),
+    dict(ALL, max_ndim=0),
+], ids=["no-grad-dtypes", "transposed-only", "conj-only", "1-d-nonempty", "0-d"])
+def test_corner_cases_stay_inside_the_space_they_are_given(space):
+    corners = corner_cases(**space)
+    assert corners, f"no corner case for {space}"
+    for c in corners:
+        assert c.dtype in space["dtypes"] and c.kind in space["kinds"] and c.mode in space["modes"]
+        assert c.layout in space["layouts"] and c.bit in space["bits"]
+        assert space.get("min_ndim", 0) <= len(c.shape) <= space.get("max_ndim", 3)
+        assert not space.get("nonempty") or c.numel > 0
+        assert c.kind not in GRAD_KINDS or c.dtype in DTYPE_GROUPS["differentiable"]
+        source = c.build()["source"]
+        assert tuple(source.shape) == c.shape and source.storage_offset() == c.offset
+        assert normalized_strides(c.shape, source.stride()) == normalized_strides(c.shape, c.stride)
+        assert source.is_conj() == (c.bit == "conj") and source.is_neg() == (c.bit == "neg")
+
+
+def test_corner_cases_respect_the_filter_and_drop_a_pair_with_no_accepted_case():
+    corners = corner_cases(**ALL, accept=lambda c: c.layout != "contiguous" and c.mode != "inference_mode")
+    assert corners and all(c.layout != "contiguous" for c in corners)
+    assert {c.mode for c in corners} == {"enabled", "no_grad"}
