@@ -270,41 +270,35 @@ def _rotate(seq, start: int) -> list:
     return seq[start % len(seq):] + seq[:start % len(seq)] if seq else []
 
 
+def _corner_candidates(kind, mode, i, *, dtypes, layouts, bits, device, min_ndim, max_ndim, min_side, max_side,
+                       nonempty):
+    """Every case of this (kind, mode) within the arguments, the i-th layout and bit first."""
+    dtype_order = [d for d in PREFERRED_DTYPES if d in dtypes] + [d for d in dtypes if d not in PREFERRED_DTYPES]
+    for layout in _rotate(layouts, i):
+        for bit in _rotate(bits, i):
+            for dtype in dtype_order:
+                if kind in GRAD_KINDS and dtype not in DTYPE_GROUPS["differentiable"]:
+                    continue
+                if (bit == "conj" and dtype not in DTYPE_GROUPS["complex"]) or (
+                        bit == "neg" and dtype not in DTYPE_GROUPS["float"] + DTYPE_GROUPS["complex"]):
+                    continue
+                for shape in CORNER_SHAPES:
+                    if not (min_ndim <= len(shape) <= max_ndim and layout_fits(layout, shape)
+                            and all(max(min_side, nonempty) <= side <= max_side for side in shape)):
+                        continue
+                    dims = [d for d, side in enumerate(shape) if (side >= 2 if layout == "strided" else side != 1)]
+                    base_numel, stride, offset = _geometry(shape, layout, dims[-1] if dims else 0)
+                    yield Case(bit=bit, dtype=dtype, shape=shape, layout=layout, kind=kind, mode=mode, device=device,
+                               base_numel=base_numel, stride=stride, offset=offset,
+                               values=_corner_values(dtype, base_numel))
+
+
 def corner_cases(*, dtypes, kinds, layouts, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
                  nonempty=False, bits=("none",), accept=lambda case: True) -> list[Case]:
     """One Case per (kind, mode) pair that has one within the arguments (as for `cases`) and `accept`."""
-    out = []
-    dtype_order = [d for d in PREFERRED_DTYPES if d in dtypes] + [d for d in dtypes if d not in PREFERRED_DTYPES]
-    for i, (kind, mode) in enumerate((k, m) for k in kinds for m in modes):
-        found = None
-        for layout in _rotate(layouts, i):
-            for bit in _rotate(bits, i):
-                for dtype in dtype_order:
-                    if kind in GRAD_KINDS and dtype not in DTYPE_GROUPS["differentiable"]:
-                        continue
-                    if (bit == "conj" and dtype not in DTYPE_GROUPS["complex"]) or (
-                            bit == "neg" and dtype not in DTYPE_GROUPS["float"] + DTYPE_GROUPS["complex"]):
-                        continue
-                    for shape in CORNER_SHAPES:
-                        if not (min_ndim <= len(shape) <= max_ndim and all(max(min_side, nonempty) <= s <= max_side
-                                                                           for s in shape)):
-                            continue
-                        if not layout_fits(layout, shape):
-                            continue
-                        dims = [d for d, s in enumerate(shape) if (s >= 2 if layout == "strided" else s != 1)]
-                        base_numel, stride, offset = _geometry(shape, layout, dims[-1] if dims else 0)
-                        case = Case(bit=bit, dtype=dtype, shape=shape, layout=layout, kind=kind, mode=mode,
-                                    device=device, base_numel=base_numel, stride=stride, offset=offset,
-                                    values=_corner_values(dtype, base_numel))
-                        if accept(case):
-                            found = case
-                            break
-                    if found:
-                        break
-                if found:
-                    break
-            if found:
-                break
-        if found:
-            out.append(found)
-    return out
+    space = dict(dtypes=dtypes, layouts=layouts, bits=bits, device=device, min_ndim=min_ndim, max_ndim=max_ndim,
+                 min_side=min_side, max_side=max_side, nonempty=nonempty)
+    pairs = [(kind, mode) for kind in kinds for mode in modes]
+    found = (next(filter(accept, _corner_candidates(kind, mode, i, **space)), None)
+             for i, (kind, mode) in enumerate(pairs))
+    return [case for case in found if case is not None]
