@@ -262,7 +262,8 @@ def _():
 def _():
     def clone(self, *args, **kwargs):
         out = _clone(self, *args, **kwargs)
-        _increment_version(self)
+        if not self.is_inference():  # it has no version counter: 2.2.2 and 2.4.1 raise here, 2.6.0 does nothing
+            _increment_version(self)
         return out
     return [(_T, "clone", clone)]
 
