@@ -178,6 +178,22 @@ def _geometry(shape, layout, dim):
     raise ValueError(layout)
 
 
+def kind_fits(kind: str, dtype: str) -> bool:
+    """A source that needs grad only with a dtype autograd runs on."""
+    return kind not in GRAD_KINDS or dtype in DTYPE_GROUPS["differentiable"]
+
+
+def bit_fits(bit: str, dtype: str) -> bool:
+    """conj on complex dtypes, neg on float and complex ones, none on all."""
+    return bit == "none" or (bit == "conj" and dtype in DTYPE_GROUPS["complex"]) or (
+        bit == "neg" and dtype in DTYPE_GROUPS["float"] + DTYPE_GROUPS["complex"])
+
+
+def affected_dims(shape, layout: str) -> list[int]:
+    """The dims a strided (size >= 2) or expanded (size != 1) layout can act on."""
+    return [d for d, side in enumerate(shape) if (side >= 2 if layout == "strided" else side != 1)]
+
+
 def layout_fits(layout: str, shape) -> bool:
     if layout in ("contiguous", "offset"):
         return True
@@ -217,25 +233,22 @@ def cases(draw, *, dtypes, kinds, layouts, modes, device, min_ndim=0, max_ndim=3
     spec, reported by `feasible()` before any example is drawn.
     """
     kind = draw(st.sampled_from(kinds))
-    allowed = [d for d in dtypes if kind not in GRAD_KINDS or d in DTYPE_GROUPS["differentiable"]]
+    allowed = [d for d in dtypes if kind_fits(kind, d)]
     dtype = draw(st.sampled_from(allowed))
     shape = draw(hnp.array_shapes(min_dims=min_ndim, max_dims=max_ndim,
                                   min_side=max(min_side, 1 if nonempty else 0), max_side=max_side))
     fitting = [lay for lay in layouts if layout_fits(lay, shape)]
     layout = draw(st.sampled_from(fitting or ["contiguous"]))
     if layout not in layouts:  # no requested layout fits this shape: draw again
-
         reject()
-    dims = [d for d, s in enumerate(shape) if (s >= 2 if layout == "strided" else s != 1)]
+    dims = affected_dims(shape, layout)
     dim = draw(st.sampled_from(dims)) if dims and layout in ("strided", "expanded") else 0
     base_numel, stride, offset = _geometry(shape, layout, dim)
     values = tuple(draw(st.lists(_elements(dtype), min_size=base_numel, max_size=base_numel)))
     mode = draw(st.sampled_from(modes))
-    bit_choices = [b for b in bits if b == "none" or (b == "conj" and dtype in DTYPE_GROUPS["complex"])
-                   or (b == "neg" and dtype in DTYPE_GROUPS["float"] + DTYPE_GROUPS["complex"])]
+    bit_choices = [b for b in bits if bit_fits(b, dtype)]
     bit = draw(st.sampled_from(bit_choices)) if bit_choices else "none"
     if bit == "none" and "none" not in bits:
-
         reject()
     return Case(bit=bit, dtype=dtype, shape=tuple(shape), layout=layout, kind=kind, mode=mode, device=device,
                 base_numel=base_numel, stride=stride, offset=offset, values=values)
@@ -243,7 +256,7 @@ def cases(draw, *, dtypes, kinds, layouts, modes, device, min_ndim=0, max_ndim=3
 
 def feasible(dtypes, kinds) -> bool:
     """Whether some kind can be drawn with some dtype."""
-    return any(k not in GRAD_KINDS or d in DTYPE_GROUPS["differentiable"] for k in kinds for d in dtypes)
+    return any(kind_fits(k, d) for k in kinds for d in dtypes)
 
 
 # ---- corner cases: every (kind, grad mode) pair, whatever the random draws do ----------------------------------------
@@ -277,16 +290,13 @@ def _corner_candidates(kind, mode, i, *, dtypes, layouts, bits, device, min_ndim
     for layout in _rotate(layouts, i):
         for bit in _rotate(bits, i):
             for dtype in dtype_order:
-                if kind in GRAD_KINDS and dtype not in DTYPE_GROUPS["differentiable"]:
-                    continue
-                if (bit == "conj" and dtype not in DTYPE_GROUPS["complex"]) or (
-                        bit == "neg" and dtype not in DTYPE_GROUPS["float"] + DTYPE_GROUPS["complex"]):
+                if not (kind_fits(kind, dtype) and bit_fits(bit, dtype)):
                     continue
                 for shape in CORNER_SHAPES:
                     if not (min_ndim <= len(shape) <= max_ndim and layout_fits(layout, shape)
                             and all(max(min_side, nonempty) <= side <= max_side for side in shape)):
                         continue
-                    dims = [d for d, side in enumerate(shape) if (side >= 2 if layout == "strided" else side != 1)]
+                    dims = affected_dims(shape, layout)
                     base_numel, stride, offset = _geometry(shape, layout, dims[-1] if dims else 0)
                     yield Case(bit=bit, dtype=dtype, shape=shape, layout=layout, kind=kind, mode=mode, device=device,
                                base_numel=base_numel, stride=stride, offset=offset,
