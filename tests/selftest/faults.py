@@ -49,12 +49,20 @@ _copy_ = _T.copy_
 def _write_same_values(t):
     """Bump t's version counter by an in-place write of its own values (releases before 2.1 have neither
     torch.autograd.graph.increment_version nor torch._C._increment_version)."""
-    with (_inference_mode() if t.is_inference() else _no_grad()):
+    with _no_grad():
         _copy_(t, t)
 
 
 _increment_version = getattr(getattr(torch.autograd, "graph", None), "increment_version", None) or getattr(
     torch._C, "_increment_version", None) or _write_same_values
+
+
+def _bump_version(t):
+    """What an in-place write does to t's version counter. An inference tensor has none: nothing to bump (2.6.0's
+    increment_version does nothing there, 2.2.2 and 2.4.1 raise)."""
+    if not t.is_inference():
+        _increment_version(t)
+
 
 _MISSING = object()
 
@@ -262,8 +270,7 @@ def _():
 def _():
     def clone(self, *args, **kwargs):
         out = _clone(self, *args, **kwargs)
-        if not self.is_inference():  # it has no version counter: 2.2.2 and 2.4.1 raise here, 2.6.0 does nothing
-            _increment_version(self)
+        _bump_version(self)
         return out
     return [(_T, "clone", clone)]
 
