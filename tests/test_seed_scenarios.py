@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from strategies.devices import device_skip_reason
-from tests.harness.storage import shares_storage
+from copysuite.storage import shares_storage
 
 DEVICES = [pytest.param(d, marks=pytest.mark.skipif(device_skip_reason(d) is not None,
                                                      reason=f"{device_skip_reason(d)}")) for d in ("cpu", "cuda")]

@@ -13,7 +13,7 @@ PY=${PYTHON:-.venv/bin/python}
 STAT=${BENCH_GATE_STAT:-min}
 THRESHOLD=${BENCH_GATE_THRESHOLD:-40%}
 THREADS=${BENCH_GATE_THREADS:-1}   # one intra-op thread: on a busy machine OpenMP waits make multi-thread medians jump
-SUBSET=(tests/benchmarks/test_spec_ops.py --bench-dtypes=float32 --bench-exponents=10,20 --bench-threads="$THREADS"
+SUBSET=(benchmarks/test_spec_ops.py --bench-dtypes=float32 --bench-exponents=10,20 --bench-threads="$THREADS"
         --benchmark-max-time=0.5 --benchmark-min-rounds=20 --benchmark-warmup=on --benchmark-disable-gc)
 case "${1:-}" in
   save)
@@ -32,7 +32,7 @@ case "${1:-}" in
     fi
     # Under load one benchmark can shift for a whole run: the ones over the threshold are timed once more, and the
     # gate fails only if they are still over it (a real slowdown is). Nothing to re-time: the failure was not speed.
-    mapfile -t again < <("$PY" tools/bench_noise.py results/bench/gate_check.json --baseline "$baseline" \
+    mapfile -t again < <("$PY" -m copysuite.bench.noise results/bench/gate_check.json --baseline "$baseline" \
                            --stat "$STAT" --over "$THRESHOLD")
     [ ${#again[@]} -gt 0 ] || exit 1
     echo "re-timing ${#again[@]} benchmark(s) over the threshold: ${again[*]}"

@@ -18,6 +18,6 @@ start=$(date +%s)
 .venv/bin/tox "${args[@]}" -p "${MATRIX_PARALLEL:-2}"
 status=$?
 echo "matrix wall time: $(( $(date +%s) - start )) s (tox exit $status)"
-.venv/bin/python -m tools.matrix_report results/ --markdown docs/matrix.md --html docs/matrix.html || status=1
-.venv/bin/python -m tools.changelog --output docs/changelog.md || status=1
+.venv/bin/python -m copysuite matrix results/ --markdown docs/matrix.md --html docs/matrix.html || status=1
+.venv/bin/python -m copysuite changelog --output docs/changelog.md || status=1
 exit $status

@@ -1,4 +1,4 @@
-"""tools/bench_run.py: the pooled document is what pytest-benchmark would compute over every process's rounds.
+"""python -m copysuite.bench.run: the pooled document is what pytest-benchmark would compute over every process's rounds.
 
 Needs pytest-benchmark (requirements-bench.txt); without it these tests skip and say so. .ci/run installs it and
 runs this file together with a small end-to-end tools/bench.sh.
@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 pytest.importorskip("pytest_benchmark", reason="pytest-benchmark is not installed (requirements-bench.txt)")
-from tools.bench_run import pooled, process_command  # noqa: E402
+from copysuite.bench.run import pooled, process_command  # noqa: E402
 
 
 def part(data_by_name, iterations=10, load=0.5):
@@ -49,11 +49,11 @@ def test_raw_rounds_are_kept_on_request():
 def test_options_alone_still_name_the_benchmark_directory(tmp_path, args):
     # without a path pytest would run the conformance suite and pool nothing
     cmd = process_command("python", tmp_path / "p.json", 0.01, 2, True, args)
-    assert cmd[-len(args) - 1:] == ["tests/benchmarks", *args]
+    assert cmd[-len(args) - 1:] == ["benchmarks", *args]
 
 
 def test_each_process_gets_its_share_and_only_the_first_measures_memory(tmp_path):
-    first = process_command("python", tmp_path / "p.json", 0.05, 2, True, ["tests/benchmarks/test_spec_ops.py"])
-    later = process_command("python", tmp_path / "p.json", 0.05, 2, False, ["tests/benchmarks/test_spec_ops.py"])
+    first = process_command("python", tmp_path / "p.json", 0.05, 2, True, ["benchmarks/test_spec_ops.py"])
+    later = process_command("python", tmp_path / "p.json", 0.05, 2, False, ["benchmarks/test_spec_ops.py"])
     assert "--benchmark-max-time=0.05" in first and "--benchmark-save-data" in first
     assert "--bench-no-memory" not in first and "--bench-no-memory" in later

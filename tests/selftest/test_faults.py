@@ -2,7 +2,7 @@
 one would expect, and pass without it.
 
 Each fault runs the conformance tests of its spec entries in a session of its own (a process forked by the driver
-`python -m tests.selftest.fault_plugin`, two at a time), with the fault applied by tests/selftest/fault_plugin.py;
+`python -m copysuite.faults.plugin`, two at a time), with the fault applied by tests/selftest/fault_plugin.py;
 a control session covers the union of those entries with no fault. The verdicts go to results/faults.md, to the
 terminal summary (tests/selftest/conftest.py) and into every failure message. See docs/faults.md.
 """
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness.invariants import REGISTRY
-from tests.harness.specs import load_all
-from tests.selftest import fault_plugin, faults
+from copysuite.invariants import REGISTRY
+from copysuite.specs import load_all
+from copysuite.faults import catalog as faults, plugin as fault_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE_PATH = ROOT / "results" / "faults.md"
@@ -72,7 +72,7 @@ def failure_kind(record) -> str:
 
 def pytest_args():
     """The conformance session every run is: the suite's own pytest.ini applies, plus the fault plugin."""
-    args = ["tests/test_conformance.py", "-p", "tests.selftest.fault_plugin", "--hypothesis-profile",
+    args = ["tests/test_conformance.py", "-p", "copysuite.faults.plugin", "--hypothesis-profile",
             os.environ.get("COPYSUITE_FAULT_PROFILE", fault_plugin.PROFILE), "-q", "--tb=line", "-p", "no:randomly"]
     if find_spec("xdist") is not None:
         args += ["-p", "no:xdist"]
@@ -81,7 +81,7 @@ def pytest_args():
 
 def run_campaign(todo, workdir) -> tuple:
     """Every (name, ops, examples) of `todo` as one conformance session (name None: no fault), WORKERS at a time,
-    in processes forked by `python -m tests.selftest.fault_plugin` (see there). Returns ({key: Run}, the driver's
+    in processes forked by `python -m copysuite.faults.plugin` (see there). Returns ({key: Run}, the driver's
     own CPU seconds)."""
     workdir = Path(workdir)
     runs, spec = {}, []
@@ -95,7 +95,7 @@ def run_campaign(todo, workdir) -> tuple:
     plan_path = workdir / "plan.json"
     plan_path.write_text(json.dumps({"workers": WORKERS, "args": pytest_args(), "runs": spec}))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
-    proc = subprocess.run([sys.executable, "-m", "tests.selftest.fault_plugin", str(plan_path)], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "copysuite.faults.plugin", str(plan_path)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
     assert proc.returncode == 0, f"the fault campaign driver failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
     status = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -3,9 +3,9 @@ import pytest
 import torch
 
 from strategies.cases import contiguous_strides
-from tests.harness.invariants import REGISTRY, error_matches, normalized_strides, storage_snapshot
-from tests.harness.runner import Run
-from tests.harness.storage import host_copy, shares_storage
+from copysuite.invariants import REGISTRY, error_matches, normalized_strides, storage_snapshot
+from copysuite.runner import Run
+from copysuite.storage import host_copy, shares_storage
 
 
 def make_run(source, op, prepare=None):

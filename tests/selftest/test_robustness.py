@@ -14,8 +14,8 @@ import pytest
 
 pytestmark = pytest.mark.timeout(900)  # two whole pytest runs in subprocesses, on a possibly busy machine
 
-from conftest import ENTRIES
-from tests.harness import plan
+from copysuite.plugin import ENTRIES
+from copysuite import plan
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAOS = {"new_tensor": "raise", "tolist": "hang", "numpy": "crash"}

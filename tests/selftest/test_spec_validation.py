@@ -1,8 +1,8 @@
 """Malformed specs: each one must stop loading with an error naming the file, the entry and the key."""
 import pytest
 
-from tests.harness.invariants import REGISTRY
-from tests.harness.specs import SCHEMA, SPEC_DIR, SpecError, load_all
+from copysuite.invariants import REGISTRY
+from copysuite.specs import SCHEMA, SPEC_DIR, SpecError, load_all
 
 GOOD = """
 entries:

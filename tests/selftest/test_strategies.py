@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, find, given, settings
 from strategies import BITS, KINDS, LAYOUTS, MODES, available_dtypes, cases
 from strategies.cases import GRAD_KINDS, corner_cases
 from strategies.dtypes import DTYPE_GROUPS
-from tests.harness.invariants import normalized_strides
+from copysuite.invariants import normalized_strides
 
 ALL = dict(dtypes=available_dtypes(), kinds=KINDS, layouts=LAYOUTS, modes=MODES, device="cpu", bits=BITS)
 FIND = settings(max_examples=2000, database=None, suppress_health_check=list(HealthCheck))

@@ -1,8 +1,8 @@
 """The upgrade gate and the matrix report on hand-made outcome files: declared vs undeclared, exit codes, cells."""
 import json
 
-from tools import matrix_report, upgrade_gate
-from tests.harness.outcomes import SCHEMA
+from copysuite import matrix as matrix_report, gate as upgrade_gate
+from copysuite.outcomes import SCHEMA
 
 
 def doc(torch_version, results, failed_tests=()):

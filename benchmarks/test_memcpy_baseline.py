@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from tests.benchmarks import grid
-from tests.benchmarks.test_spec_ops import group_name
-from tests.benchmarks.timing import run
+from benchmarks import grid
+from benchmarks.test_spec_ops import group_name
+from benchmarks.timing import run
 
 NAME = "memcpy (numpy.copyto)"
 

@@ -2,9 +2,9 @@
 import pytest
 import torch
 
-from tests.benchmarks import grid
-from tests.benchmarks.spec_ops import bytes_moved, load_spec_ops, source_ndim
-from tests.benchmarks.timing import run
+from benchmarks import grid
+from benchmarks.spec_ops import bytes_moved, load_spec_ops, source_ndim
+from benchmarks.timing import run
 
 # torch.tensor(t) and t.new_tensor(t) warn on every call; the benchmark times them as the articles do
 pytestmark = pytest.mark.filterwarnings("ignore:To copy construct from a tensor:UserWarning")

@@ -1,9 +1,9 @@
 """Optional measurement: the 5 tensor-copy idioms of article 000 over 2**0 ... 2**14, timed twice by perfplot (as
-the article did) and twice by our pytest-benchmark suite (tools/bench_run.py: 3 fresh processes, rounds pooled);
+the article did) and twice by our pytest-benchmark suite (copysuite.bench.run: 3 fresh processes, rounds pooled);
 prints the wall times and how well each tool's two runs agree (each perfplot run in a fresh process too).
 
     .venv/bin/pip install -r requirements-bench.txt     # perfplot is listed there for this script only
-    .venv/bin/python tools/bench_vs_perfplot.py [--out results/bench/perfplot]
+    .venv/bin/python -m copysuite.bench.perfplot_compare [--out results/bench/perfplot]
 
 Issue 4 asks: our full grid takes no more than twice perfplot's time, and our medians agree within 5% between
 two runs for sizes of 64 KiB and more (float32: 2**14 elements). perfplot's own two runs (its minimum, a fresh
@@ -22,9 +22,9 @@ from pathlib import Path
 import perfplot
 import torch
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-from tests.benchmarks.idioms import IDIOMS, TENSOR  # noqa: E402
+from copysuite.bench.idioms import IDIOMS, TENSOR
+
+ROOT = Path(__file__).resolve().parents[2]
 
 COPIES = [i for i in IDIOMS if i.group == TENSOR]
 N_RANGE = [2 ** k for k in range(15)]
@@ -44,13 +44,13 @@ def perfplot_grid(json_path: Path):
 def run_perfplot(json_path: Path) -> tuple[float, dict]:
     """perfplot in a fresh process, like each of our runs: (the process's wall time, what perfplot_grid wrote)."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, __file__, f"--perfplot-json={json_path}"], cwd=ROOT, check=True)
+    subprocess.run([sys.executable, "-m", "copysuite.bench.perfplot_compare", f"--perfplot-json={json_path}"], cwd=ROOT, check=True)
     return time.perf_counter() - start, json.loads(json_path.read_text())
 
 
 def run_ours(json_path: Path, processes: int, max_time: float) -> float:
-    cmd = [sys.executable, "tools/bench_run.py", f"--processes={processes}", f"--max-time={max_time}",
-           f"--json={json_path}", "tests/benchmarks/test_article_idioms.py",
+    cmd = [sys.executable, "-m", "copysuite.bench.run", f"--processes={processes}", f"--max-time={max_time}",
+           f"--json={json_path}", "benchmarks/test_article_idioms.py",
            f"--bench-idiom-group={TENSOR}", "--bench-idiom-max-exp=14", "--bench-exponents=0", "--bench-no-memory",
            "--bench-threads=1"]  # one intra-op thread: with two, one idiom's median moved 40-60% between runs
     start = time.perf_counter()

@@ -5,7 +5,7 @@ declare to change between the two releases (a version gate or an entry's torch r
 "declared" when such a gate explains it, "undeclared" otherwise. Exit status 1 on any undeclared difference or on any
 failure in the candidate run (conformance cells and the rest of the suite), 0 otherwise; 2 on unusable input.
 
-    python -m tools.upgrade_gate results/torch213.json results/torch2141.json --markdown results/gate.md
+    python -m copysuite.gate results/torch213.json results/torch2141.json --markdown results/gate.md
 """
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from tests.harness.invariants import REGISTRY
-from tests.harness.outcomes import SCHEMA
-from tests.harness.specs import declared_changes, load_all
+from copysuite.invariants import REGISTRY
+from copysuite.outcomes import SCHEMA
+from copysuite.specs import declared_changes, load_all
 
 
 def load(path):

@@ -1,8 +1,8 @@
 """How much benchmark medians move between runs: the numbers behind the speed gate's threshold.
 
-    .venv/bin/python tools/bench_noise.py RUN1.json RUN2.json [...]               # spread between unchanged runs
-    .venv/bin/python tools/bench_noise.py RUN1.json ... --baseline BASE.json       # each run's medians / BASE's
-    .venv/bin/python tools/bench_noise.py RUN.json --baseline BASE.json --over 40%  # test ids slower than that
+    .venv/bin/python -m copysuite.bench.noise RUN1.json RUN2.json [...]               # spread between unchanged runs
+    .venv/bin/python -m copysuite.bench.noise RUN1.json ... --baseline BASE.json       # each run's medians / BASE's
+    .venv/bin/python -m copysuite.bench.noise RUN.json --baseline BASE.json --over 40%  # test ids slower than that
 
 For every benchmark timed in all the files: spread = slowest median / fastest median - 1. Printed per size (2**k
 elements): how many benchmarks, their median, 95th percentile and largest spread. With --baseline, the ratio of each

@@ -1,15 +1,10 @@
-"""Benchmark set-up: collected only when asked for, never under xdist, quick defaults, versions in machine_info.
+"""Benchmark set-up: never under xdist, quick defaults, versions in machine_info.
 
-The benchmarks are collected only when a path inside tests/benchmarks is given on the command line
-(`pytest -p no:xdist tests/benchmarks`); the default conformance run (`pytest`) ignores this directory.
-This module imports nothing beyond pytest and torch, so the default run works without requirements-bench.txt.
+The benchmarks run only when this folder is named (`pytest -p no:xdist benchmarks`): pytest.ini's testpaths is
+`tests`, so the default run never collects them.
 """
 import os
-from pathlib import Path
-
 import pytest
-
-HERE = Path(__file__).resolve().parent
 
 # pytest-benchmark settings used unless given on the command line: quick enough for the whole grid in about 6 min
 # on 2 cores; the speed gate (tools/bench_gate.sh) uses longer runs, chosen from the noise runs in docs/benchmarks.md
@@ -20,21 +15,6 @@ BENCHMARK_DEFAULTS = {
     "--benchmark-disable-gc": ("benchmark_disable_gc", True),
     "--benchmark-storage": ("benchmark_storage", "file://./results/bench/saved"),
 }
-
-
-def benchmarks_requested(config) -> bool:
-    """True when a command-line path is tests/benchmarks or lies inside it."""
-    for arg in config.args:
-        path = Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
-        if path == HERE or HERE in path.parents:
-            return True
-    return False
-
-
-def pytest_ignore_collect(collection_path, config):
-    if not benchmarks_requested(config):
-        return True
-    return None
 
 
 def xdist_active(config) -> bool:
@@ -65,8 +45,6 @@ def pytest_addoption(parser):
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-benchmark reads its options
 def pytest_configure(config):
-    if not benchmarks_requested(config):
-        return
     if xdist_active(config):
         raise pytest.UsageError("the benchmarks must not run under pytest-xdist: run them with -p no:xdist "
                                 "(no -n/--dist)")

@@ -11,8 +11,8 @@ import numpy as np
 import torch
 
 from strategies.cases import MODE_MANAGER
-from tests.harness import storage
-from tests.harness.invariants import REGISTRY, storage_snapshot
+from copysuite import storage
+from copysuite.invariants import REGISTRY, storage_snapshot
 
 
 @dataclass

@@ -3,7 +3,7 @@
 Rows: op x invariant. Columns: torch release x device (devices where something ran). Cells: held / failed / skipped /
 blank (not planned, e.g. value invariants on meta). Totals per column. Markdown for the repo, one self-contained HTML page.
 
-    python -m tools.matrix_report results/ --markdown docs/matrix.md --html docs/matrix.html
+    python -m copysuite.matrix results/ --markdown docs/matrix.md --html docs/matrix.html
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from tests.harness.outcomes import SCHEMA
+from copysuite.outcomes import SCHEMA
 SYMBOL = {"passed": "✓", "failed": "✗", "skipped": "–"}
 WORD = {"passed": "held", "failed": "failed", "skipped": "skipped"}
 
@@ -95,7 +95,7 @@ def markdown(runs, machine, generated) -> str:
     head = [f"{runs[i]['torch'].split('+')[0]} {d}" for i, d in cols]
     lines = [
         "# Conformance matrix", "",
-        f"Generated {generated} by `python -m tools.matrix_report` on {machine}, from "
+        f"Generated {generated} by `python -m copysuite.matrix` on {machine}, from "
         f"{len(runs)} runs (Hypothesis profile: {', '.join(sorted({d.get('hypothesis_profile', '?') for d in runs}))}).",
         "Regenerate: `tools/matrix.sh` (runs the tox matrix, then this report).", "",
         "✓ held · ✗ failed · – skipped (the reason is in the HTML page's tooltips and in the run's JSON) · "

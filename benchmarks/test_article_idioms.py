@@ -3,10 +3,10 @@ measure the peak memory each call allocates (article 000's question about detach
 import pytest
 import torch
 
-from tests.benchmarks import grid
-from tests.benchmarks.idioms import IDIOMS
-from tests.benchmarks.memory import peak_memory
-from tests.benchmarks.timing import run
+from benchmarks import grid
+from copysuite.bench.idioms import IDIOMS
+from benchmarks.memory import peak_memory
+from benchmarks.timing import run
 
 # torch.tensor(t) and t.new_tensor(t) warn on every call; the benchmark times them as the articles do
 pytestmark = pytest.mark.filterwarnings("ignore:To copy construct from a tensor:UserWarning")

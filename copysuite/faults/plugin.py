@@ -1,20 +1,20 @@
 """pytest plugin: run the conformance suite with one fault of tests/selftest/faults.py injected into torch.
 
     COPYSUITE_FAULT=clone_shares_storage COPYSUITE_OPS='["clone"]' \\
-        python -m pytest tests/test_conformance.py -p tests.selftest.fault_plugin --hypothesis-profile faults
+        python -m pytest tests/test_conformance.py -p copysuite.faults.plugin --hypothesis-profile faults
 
 COPYSUITE_FAULT  the fault's name (unset or empty: no fault, a control run)
 COPYSUITE_OPS    a JSON list of spec entry ids: every other conformance test is deselected (exact ids, which `-k`
                  cannot express for ids such as `clone(preserve_format)` or `torch.asarray(copy=True)`)
 COPYSUITE_FAULT_AUDIT  a path: every call of a patched attribute that does not come from the op under test
-                 (Entry.apply in tests/harness/specs.py) is recorded, as "path:function" of the nearest harness
-                 frame (tests/harness/, strategies/; else the immediate caller), and written there as JSON
+                 (Entry.apply in copysuite/specs.py) is recorded, as "path:function" of the nearest harness
+                 frame (copysuite/, strategies/; else the immediate caller), and written there as JSON
 COPYSUITE_FAULT_EXAMPLES  max_examples of the `faults` Hypothesis profile (default 10); `faults` is derandomized,
                  has no database and no shrink phase (so a test stops at its first failing example);
                  `faults-random` is the same with fresh examples every run
 
 Ordering: `-p` imports this module before any conftest, so nothing here touches torch at import. The top-level
-conftest.py imports the harness (tests/harness/*, which captures every torch function it uses) while pytest loads
+conftest.py imports the harness (copysuite/*, which captures every torch function it uses) while pytest loads
 the initial conftests, before pytest_configure; the fault is applied in pytest_sessionstart, after every
 pytest_configure, and this plugin imports the harness modules itself first, so their captures always predate it.
 It is undone in pytest_unconfigure.
@@ -36,10 +36,10 @@ OPS_ENV = "COPYSUITE_OPS"
 EXAMPLES_ENV = "COPYSUITE_FAULT_EXAMPLES"
 AUDIT_ENV = "COPYSUITE_FAULT_AUDIT"
 # the modules that capture the torch functions the harness uses, at import
-HARNESS_MODULES = ("strategies.cases", "tests.harness.storage", "tests.harness.invariants", "tests.harness.runner")
+HARNESS_MODULES = ("strategies.cases", "copysuite.storage", "copysuite.invariants", "copysuite.runner")
 ROOT = Path(__file__).resolve().parents[2]
-_HARNESS = (str(ROOT / "tests" / "harness") + os.sep, str(ROOT / "strategies") + os.sep)
-_OP_UNDER_TEST = (str(ROOT / "tests" / "harness" / "specs.py"), "apply")  # Entry.apply: the call being judged
+_HARNESS = (str(ROOT / "copysuite") + os.sep, str(ROOT / "strategies") + os.sep)
+_OP_UNDER_TEST = (str(ROOT / "copysuite" / "specs.py"), "apply")  # Entry.apply: the call being judged
 PROFILE = "faults"
 # the outer self-test puts its results table here, for tests/selftest/conftest.py's terminal summary
 TABLE_KEY = pytest.StashKey[str]()
@@ -116,7 +116,7 @@ def pytest_sessionstart(session):
     # conftest already did) before patching anything.
     for module in HARNESS_MODULES:
         importlib.import_module(module)
-    from tests.selftest import faults
+    from copysuite.faults import catalog as faults
 
     try:
         fault = faults.by_name(name)
@@ -168,7 +168,7 @@ def pytest_terminal_summary(terminalreporter):
 
 
 # ---- the campaign driver -------------------------------------------------------------------------------------------
-# `python -m tests.selftest.fault_plugin PLAN.json` runs many conformance sessions, each in its own process, a few at
+# `python -m copysuite.faults.plugin PLAN.json` runs many conformance sessions, each in its own process, a few at
 # a time. It imports torch, numpy, Hypothesis, pytest and the harness once and forks one child per session, which
 # calls pytest.main(): a session then starts in about a second instead of the five that importing torch and pytest
 # take on a busy 2-core machine. Nothing in the driver runs a torch op (its only thread is the main thread), so the
@@ -183,8 +183,8 @@ def pytest_terminal_summary(terminalreporter):
 def _preload():
     from importlib.metadata import entry_points
 
-    for module in ("numpy", "torch", *HARNESS_MODULES, "tests.harness.outcomes", "tests.harness.plan",
-                   "tests.harness.specs", "tests.selftest.faults"):
+    for module in ("numpy", "torch", *HARNESS_MODULES, "copysuite.outcomes", "copysuite.plan",
+                   "copysuite.specs", "copysuite.faults.catalog"):
         importlib.import_module(module)
     for ep in entry_points(group="pytest11"):  # the installed pytest plugins, which each session would import
         try:

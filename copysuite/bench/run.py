@@ -1,7 +1,7 @@
 """Run the benchmarks in several fresh processes and pool their rounds into one pytest-benchmark JSON.
 
-    .venv/bin/python tools/bench_run.py --json results/bench/benchmarks.json [--processes 3] [--max-time 0.1]
-                                         [--min-rounds 6] [pytest arguments, default tests/benchmarks]
+    .venv/bin/python -m copysuite.bench.run --json results/bench/benchmarks.json [--processes 3] [--max-time 0.1]
+                                         [--min-rounds 6] [pytest arguments, default benchmarks]
 
 Why: on this 2-core VM a ~2 us copy keeps a speed of its own for the life of a process (memory and code layout;
 docs/benchmarks.md has the measurements). Twelve single-process runs of the same grid differed by 6.5% at the
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pytest_benchmark.stats import Stats
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def process_command(python: str, part: Path, max_time: float, min_rounds: int, first: bool, pytest_args) -> list:
@@ -36,8 +36,8 @@ def process_command(python: str, part: Path, max_time: float, min_rounds: int, f
     if not first:
         cmd.append("--bench-no-memory")
     pytest_args = list(pytest_args)
-    if not any(a.split("::")[0].startswith(("tests/benchmarks", "./tests/benchmarks")) for a in pytest_args):
-        pytest_args.insert(0, "tests/benchmarks")  # options only: without a path pytest would run the test suite
+    if not any(a.split("::")[0].startswith(("benchmarks", "./benchmarks")) for a in pytest_args):
+        pytest_args.insert(0, "benchmarks")  # options only: without a path pytest would run the test suite
     return cmd + pytest_args
 
 

@@ -3,7 +3,7 @@
 Every `versions` gate of an expectation and every entry's `applies.torch` range is a declared change: this lists them
 by the release where the behaviour changes, with the old and new value, the conditions, the evidence and the spec file.
 
-    python -m tools.changelog --output docs/changelog.md
+    python -m copysuite.changelog --output docs/changelog.md
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from tests.harness.invariants import REGISTRY
-from tests.harness.specs import KNOWN_RELEASES, gate_index, gate_nodes, load_all
+from copysuite.invariants import REGISTRY
+from copysuite.specs import KNOWN_RELEASES, gate_index, gate_nodes, load_all
 
 
 def boundaries(specifier_texts):
@@ -60,7 +60,7 @@ def render(items) -> str:
     for release, line in items:
         by_release[release].append(line)
     out = ["# Copy semantics across torch releases", "",
-           "Generated from the version gates in `specs/` by `python -m tools.changelog`; do not edit by hand. Each line",
+           "Generated from the version gates in `specs/` by `python -m copysuite.changelog`; do not edit by hand. Each line",
            "names the spec entry that records the change, the invariant, the value before → after, and the upstream",
            "evidence. A release is listed as the first one (among those the gates name) with the new behaviour.", ""]
     if not by_release:

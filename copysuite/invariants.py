@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from strategies.cases import GRAD_KINDS, KINDS, contiguous_strides
-from tests.harness import storage
+from copysuite import storage
 
 # Captured before any test can patch torch (see storage.py).
 _is_view = torch.Tensor._is_view

@@ -4,8 +4,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from tests.harness.invariants import REGISTRY
-from tests.harness.specs import Entry, load_all
+from copysuite.invariants import REGISTRY
+from copysuite.specs import Entry, load_all
 
 # The benchmark source is a plain, contiguous tensor without lazy bits, timed in grad mode.
 SOURCE_FACTS = {"kinds": "plain", "layouts": "contiguous", "bits": "none", "modes": "enabled"}

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from strategies.cases import cases, corner_cases as explicit_cases
 from strategies.devices import device_skip_reason
-from tests.harness import predicates
-from tests.harness.invariants import REGISTRY
+from copysuite import predicates
+from copysuite.invariants import REGISTRY
 
 
 def test_params(entries):

@@ -6,7 +6,7 @@ the process. Nothing on disk changes. `tests/selftest/fault_plugin.py` applies o
 session, and `tests/selftest/test_faults.py` checks that the suite then fails on the invariant one would expect.
 
 Every replacement calls only the originals captured below, at import, so one fault never routes through another
-patched attribute; the harness captures its own instruments the same way (tests/harness/storage.py).
+patched attribute; the harness captures its own instruments the same way (copysuite/storage.py).
 """
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ class Fault:
     expected: tuple                        # ((op id, invariant), ...): each of these must fail under the fault
     examples: int | None = None            # Hypothesis examples per test, when the default is not enough
     notes: str = ""
-    # Where the harness itself (tests/harness/, strategies/) calls what this fault patches, as "path:function", and
+    # Where the harness itself (copysuite/, strategies/) calls what this fault patches, as "path:function", and
     # why that is harmless. The fault plugin records every such call during a session, and tests/selftest/
     # test_faults.py checks that none happens outside this list.
     harness_contact: tuple = ()
@@ -374,7 +374,7 @@ def _():
 
 @fault("reshape_always_copies", "reshape() copies even when the strides allow a view", ops=["reshape(-1)"],
        expected=[("reshape(-1)", "shares_storage"), ("reshape(-1)", "autograd_view")],
-       harness_contact=("tests/harness/invariants.py:values_equal", "strategies/cases.py:build"),
+       harness_contact=("copysuite/invariants.py:values_equal", "strategies/cases.py:build"),
        contact_note="values_equal flattens the harness's own fresh CPU copies (`got.reshape(-1)`, "
                     "`want.reshape(-1)`) and Case.build runs `source.copy_(flat.reshape(shape))` to fill the "
                     "input: both only read the reshaped values, so an extra copy changes nothing")

@@ -19,9 +19,9 @@ from packaging.version import Version
 from strategies.cases import KINDS, LAYOUTS, MODES, feasible
 from strategies.devices import DEVICES, device_skip_reason
 from strategies.dtypes import dtype_names, is_known_selector
-from tests.harness import predicates
+from copysuite import predicates
 
-SPEC_DIR = Path(__file__).resolve().parents[2] / "specs"
+SPEC_DIR = Path(__file__).resolve().parents[1] / "specs"
 SCHEMA = json.loads((SPEC_DIR / "schema.json").read_text())
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it: same documents, faster
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)

@@ -1,0 +1,21 @@
+"""`python -m copysuite bench [--out DIR] [options]`: the benchmark JSON, the scaling charts and the claims report
+for the installed torch. Options other than --out go to `copysuite.bench.run` (processes, time budget, and pytest
+options such as --bench-max-exp=24). Needs requirements-bench.txt and this checkout's benchmarks/ folder."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from copysuite.bench import report, run
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, allow_abbrev=False)
+    parser.add_argument("--out", default="results/bench", help="output directory (default results/bench)")
+    args, rest = parser.parse_known_args(argv)
+    out = Path(args.out)
+    code = run.main(["--json", str(out / "benchmarks.json"), *rest])
+    if code != 0:
+        return code
+    report.main([str(out / "benchmarks.json"), "--out", str(out)])
+    return 0
