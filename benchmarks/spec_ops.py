@@ -4,24 +4,24 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from copysuite.invariants import REGISTRY
-from copysuite.specs import Entry, load_all
+from copysuite import bind, programs
+from copysuite.specs import Entry, load_specs
 
 # The benchmark source is a plain, contiguous tensor without lazy bits, timed in grad mode.
-SOURCE_FACTS = {"kinds": "plain", "layouts": "contiguous", "bits": "none", "modes": "enabled"}
+SOURCE_FACTS = {"kinds": "plain", "placements": "contiguous", "bits": "none", "modes": "enabled"}
 
 
 @dataclass
 class SpecOp:
     name: str            # the first spec id with this call that runs on data (not meta-only)
-    call_text: str
+    program_text: str
     entries: list        # every entry whose call reads the same
 
     def pick(self, dtype: str, device: str) -> tuple[Entry | None, str | None]:
         """The first entry that covers (dtype, device) on a plain contiguous source, or why none does."""
         reasons = []
         for entry in self.entries:
-            reason = entry.version_skip_reason() or why_not_covered(entry, dtype, device)
+            reason = bind.skip_reason(entry, device) or why_not_covered(entry, dtype, device)
             if reason is None:
                 return entry, None
             reasons.append(reason)
@@ -29,33 +29,40 @@ class SpecOp:
 
 
 def why_not_covered(entry: Entry, dtype: str, device: str) -> str | None:
-    if device not in entry.applies["devices"]:
-        return f"{entry.id} applies to devices {entry.applies['devices']}"
-    if dtype not in entry.dtypes():
+    if device not in entry.applies.devices:
+        return f"{entry.id} applies to devices {list(entry.applies.devices)}"
+    if dtype not in bind.dtypes(entry):
         return f"{entry.id} does not apply to {dtype}"
     for key, fact in SOURCE_FACTS.items():
-        if fact not in entry.applies[key]:
-            return f"{entry.id} applies to {key} {entry.applies[key]}, not {fact}"
+        if fact not in getattr(entry.applies, key):
+            return f"{entry.id} applies to {key} {list(getattr(entry.applies, key))}, not {fact}"
     return None
+
+
+def bound(entry: Entry, source: torch.Tensor):
+    """A function of no arguments that runs the entry's program on `source` (its inputs derived once)."""
+    namespace = {**programs.namespace(), programs.SOURCE: source}
+    entry.program.bind(namespace)
+    return lambda: entry.program.run(namespace)
 
 
 def load_spec_ops() -> list[SpecOp]:
     ops: dict[str, SpecOp] = {}
-    for entry in load_all(REGISTRY):
-        text = entry.call_text()
+    for entry in load_specs().entries:
+        text = entry.program.text
         if text in ops:
             ops[text].entries.append(entry)
         else:
             ops[text] = SpecOp(entry.id, text, [entry])
     for op in ops.values():
-        on_data = [e for e in op.entries if set(e.applies["devices"]) - {"meta"}]
+        on_data = [e for e in op.entries if set(e.applies.devices) - {"meta"}]
         op.name = (on_data or op.entries)[0].id
     return list(ops.values())
 
 
 def source_ndim(entry: Entry) -> int:
     """2 where the entry allows it: a (1, n) source keeps split(1)/unbind(0) to one piece instead of n."""
-    low, high = entry.applies["ndim"]
+    low, high = entry.applies.ndim
     return max(low, min(high, 2))
 
 

@@ -1,27 +1,36 @@
-"""The conformance run: every invariant every spec entry states, checked on generated inputs.
+"""The conformance run: every expectation every spec entry states, checked on generated inputs.
 
-One test per (op, invariant, device): `test_invariant[clone-shares_storage-cpu]`. The parameters come from specs/
-(see conftest.py); this module only runs them. Each test runs its corner cases first (one per source kind x grad
-mode pair, `strategies.cases.corner_cases`), then the random examples of the Hypothesis profile.
+One test per cell, `test_invariant[ENTRY-CHECK-DEVICE]` (copysuite.cells), parametrized by copysuite.plugin from
+specs/. Each test runs its corner cases first (one per source kind x grad mode pair, strategies.corners), then the
+random examples of the Hypothesis profile; `--hypothesis-show-statistics` shows the mix of inputs they drew.
 """
 import pytest
-from hypothesis import example, given
+from hypothesis import event, example, given
 
-from copysuite import plan
-from copysuite.runner import check
+from copysuite.runner import judge
+from strategies.space import dtype_class
 
 
-def test_invariant(spec_entry, invariant, device):
-    reason = plan.skip_reason(spec_entry, device)
+def note_input(case):
+    """Hypothesis statistics: how many inputs of each kind, grad mode, placement and dtype class a test drew."""
+    event(f"kind: {case.kind}")
+    event(f"grad mode: {case.mode}")
+    event(f"placement: {case.placement}")
+    event(f"dtype class: {dtype_class(case.dtype)}")
+
+
+def test_invariant(cell):
+    reason = cell.skip_reason()
     if reason:
         pytest.skip(reason)
 
-    @given(case=plan.strategy(spec_entry, invariant, device))
+    @given(case=cell.strategy())
     def holds(case):
-        check(spec_entry, case, invariant)
+        note_input(case)
+        judge(cell, case)
 
-    for case in plan.corner_cases(spec_entry, invariant, device):
+    for case in cell.corner_cases():
         holds = example(case=case)(holds)
-    # keep each parametrization's examples apart in Hypothesis' example database
-    holds._hypothesis_internal_add_digest = plan.param_id(spec_entry, invariant, device).encode()
+    # keep each cell's examples apart in Hypothesis' example database
+    holds._hypothesis_internal_add_digest = str(cell.id).encode()
     holds()

@@ -1,103 +1,102 @@
-"""The upgrade gate: compare a run on the current torch (base) with a run on the candidate.
+"""The upgrade gate: compare a run on the current torch (base) with a run on the candidate (imports no torch).
 
-Lists every op x invariant x device whose outcome differs between the two runs, and every expectation the specs
-declare to change between the two releases (a version gate or an entry's torch range explains it). A difference is
-"declared" when such a gate explains it, "undeclared" otherwise. Exit status 1 on any undeclared difference or on any
-failure in the candidate run (conformance cells and the rest of the suite), 0 otherwise; 2 on unusable input.
+    python -m copysuite gate results/torch213.json results/torch2141.json --markdown results/gate.md
 
-    python -m copysuite.gate results/torch213.json results/torch2141.json --markdown results/gate.md
+Lists every cell whose outcome differs between the two runs, and every expectation the specs declare to change
+between the two releases. A difference is "declared" when a version gate or an entry's torch range explains it,
+"undeclared" otherwise. The declarations come from the candidate's outcome file, which records the spec set that
+judged it; the two runs must have been judged by the same spec set. Exit status 1 on any undeclared difference or
+any failure in the candidate run (conformance cells and the rest of the suite), 0 otherwise; 2 on unusable input.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from packaging.version import Version
 
-from copysuite.invariants import REGISTRY
-from copysuite.outcomes import SCHEMA
-from copysuite.specs import declared_changes, load_all
+from copysuite import outcome_format
+from copysuite.cells import CellId
+from copysuite.declared import changes_between
 
 
-def load(path):
-    doc = json.loads(Path(path).read_text())
-    if doc.get("schema") != SCHEMA:
-        raise ValueError(f"{path}: not an outcome document ({SCHEMA})")
-    return doc
-
-
-def compare(base, cand, entries, same=False):
-    va, vb = (Version(d["torch"].split("+")[0]) for d in (base, cand))
-    by_id = {e.id: e for e in entries}
-    a = {(r["op"], r["invariant"], r["device"]): r for r in base["results"]}
-    b = {(r["op"], r["invariant"], r["device"]): r for r in cand["results"]}
+def compare(base, cand, same=False) -> dict:
+    """The gate's findings as data: differences, declared-only changes, candidate failures, other failed tests."""
+    va, vb = Version(base["torch"]), Version(cand["torch"])
+    entries = cand["specs"]["entries"]
+    a, b = outcome_format.cells_by_id(base), outcome_format.cells_by_id(cand)
     diffs, declared_only = [], []
-    for key in sorted(set(a) | set(b)):
-        op, inv, device = key
-        ra, rb = a.get(key), b.get(key)
+    for cid in sorted(set(a) | set(b)):
+        ra, rb = a.get(cid), b.get(cid)
+        cell = ra or rb
         oa, ob = (r["outcome"] if r else "absent" for r in (ra, rb))
-        entry = by_id.get(op)
+        entry = entries.get(cell["entry"])
         # a repeat on the same torch (--same): nothing is declared, every difference is flakiness
-        why = declared_changes(entry, inv, va, vb) if entry and not same else []
-        detail_differs = same and ra and rb and ra["detail"] != rb["detail"]
-        if oa != ob or detail_differs:
-            diffs.append({"op": op, "invariant": inv, "device": device, "base": oa, "candidate": ob,
-                          "declared": bool(why), "because": why,
-                          "detail": (rb or ra)["detail"] if ob != "passed" else (ra["detail"] if ra else "")})
-        elif why and device == "cpu":
-            declared_only.append({"op": op, "invariant": inv, "base": oa, "candidate": ob, "because": why})
-    failures = [r for r in cand["results"] if r["outcome"] == "failed"]
-    other = cand.get("session", {}).get("failed_tests", [])
-    other = [t for t in other if "test_conformance.py" not in t]
-    return diffs, declared_only, failures, other
+        why = changes_between(cell["entry"], entry, cell["check"], va, vb) if entry and not same else []
+        differs = oa != ob or (same and ra and rb and (ra["skip_reason"], ra["failure"]) !=
+                               (rb["skip_reason"], rb["failure"]))
+        if differs:
+            shown = rb if ob != "passed" else ra
+            diffs.append({**cell, "base": oa, "candidate": ob, "declared": bool(why), "because": why,
+                          "detail": outcome_format.summary(shown) if shown else ""})
+        elif why and cell["device"] == "cpu":
+            declared_only.append({**cell, "base": oa, "candidate": ob, "because": why})
+    failures = [r for r in cand["cells"] if r["outcome"] == "failed"]
+    other = [t for t in cand["session"]["failed_tests"] if CellId.from_nodeid(t) is None]
+    specs_differ = base["specs"]["digest"] != cand["specs"]["digest"]
+    return {"diffs": diffs, "declared_only": declared_only, "failures": failures, "other": other,
+            "specs_differ": specs_differ}
 
 
-def render(base, cand, diffs, declared_only, failures, other, markdown=False) -> str:
+def passes(found) -> bool:
+    return not (any(not d["declared"] for d in found["diffs"]) or found["failures"] or found["other"]
+                or found["specs_differ"])
+
+
+def render(base, cand, found, markdown=False) -> str:
+    diffs, declared_only = found["diffs"], found["declared_only"]
     und = [d for d in diffs if not d["declared"]]
-    verdict = "FAIL" if und or failures or other else "PASS"
-    out = []
+    verdict = "PASS" if passes(found) else "FAIL"
     h = (lambda t: f"## {t}") if markdown else (lambda t: f"--- {t}")
-    title = f"upgrade gate: torch {base['torch']} -> torch {cand['torch']}: {verdict}"
-    out += [f"# {title}" if markdown else title, ""]
-    out.append(f"base: {base['_path']} ({len(base['results'])} cells, {base['created']}); candidate: {cand['_path']} "
-               f"({len(cand['results'])} cells, {cand['created']})")
-    out.append(f"{len(diffs)} outcome differences ({len(und)} undeclared), {len(failures)} failed cells and "
-               f"{len(other)} other failed tests on the candidate, {len(declared_only)} declared behaviour changes "
-               f"where both releases conform")
-    out.append("")
     bullet = "- " if markdown else "  "
+    title = f"upgrade gate: torch {base['torch']} -> torch {cand['torch']}: {verdict}"
+    out = [f"# {title}" if markdown else title, "",
+           f"base: {base['_path']} ({len(base['cells'])} cells, {base['created']}); candidate: {cand['_path']} "
+           f"({len(cand['cells'])} cells, {cand['created']})",
+           f"{len(diffs)} outcome differences ({len(und)} undeclared), {len(found['failures'])} failed cells and "
+           f"{len(found['other'])} other failed tests on the candidate, {len(declared_only)} declared behaviour "
+           f"changes where both releases conform", ""]
+    if found["specs_differ"]:
+        out += [h("different spec sets"),
+                f"{bullet}the runs were judged by different specs (digest {base['specs']['digest'][:12]} vs "
+                f"{cand['specs']['digest'][:12]}): re-run the base with the candidate's specs", ""]
     if diffs:
         out.append(h("outcome differences"))
         for d in diffs:
-            tag = "declared" if d["declared"] else "UNDECLARED"
-            out.append(f"{bullet}[{tag}] {d['op']} / {d['invariant']} / {d['device']}: {d['base']} -> {d['candidate']}")
-            for why in d["because"]:
-                out.append(f"      because {why}")
+            out.append(f"{bullet}[{'declared' if d['declared'] else 'UNDECLARED'}] {d['entry']} / {d['check']} / "
+                       f"{d['device']}: {d['base']} -> {d['candidate']}")
+            out += [f"      because {why}" for why in d["because"]]
             if d["detail"] and not d["declared"]:
-                out.append(f"      {d['detail'].splitlines()[0][:300]}")
+                out.append(f"      {d['detail'][:300]}")
         out.append("")
-    if failures or other:
+    if found["failures"] or found["other"]:
         out.append(h("failures on the candidate"))
-        for r in failures:
-            out.append(f"{bullet}{r['op']} / {r['invariant']} / {r['device']}: {r['detail'].splitlines()[0][:300]}")
-        for t in other:
-            out.append(f"{bullet}{t}")
+        out += [f"{bullet}{r['entry']} / {r['check']} / {r['device']}: {outcome_format.summary(r)[:300]}"
+                for r in found["failures"]]
+        out += [f"{bullet}{t}" for t in found["other"]]
         out.append("")
     if declared_only:
         out.append(h("declared behaviour changes, both releases conform (cpu)"))
-        for d in declared_only:
-            for why in d["because"]:
-                out.append(f"{bullet}{why}")
+        out += [f"{bullet}{why}" for d in declared_only for why in d["because"]]
         out.append("")
     out.append(f"verdict: {verdict}" + ("" if verdict == "PASS" else
-               " (undeclared differences or candidate failures; see above)"))
+               " (undeclared differences, candidate failures or different spec sets; see above)"))
     return "\n".join(out) + "\n"
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m copysuite gate", description=__doc__.splitlines()[0])
     ap.add_argument("base", help="outcome JSON of the current torch")
     ap.add_argument("candidate", help="outcome JSON of the candidate torch")
     ap.add_argument("--markdown", help="also write the report as Markdown here")
@@ -105,22 +104,21 @@ def main(argv=None) -> int:
                     help="flakiness check: two runs of one torch must agree exactly (outcomes and details)")
     args = ap.parse_args(argv)
     try:
-        base, cand = load(args.base), load(args.candidate)
-    except (OSError, ValueError) as exc:
+        base, cand = outcome_format.load(args.base), outcome_format.load(args.candidate)
+    except outcome_format.OutcomeError as exc:
         print(f"upgrade gate: {exc}", file=sys.stderr)
         return 2
     base["_path"], cand["_path"] = args.base, args.candidate
     if args.same and base["torch"] != cand["torch"]:
         print(f"upgrade gate --same: runs of different torch ({base['torch']}, {cand['torch']})", file=sys.stderr)
         return 2
-    result = compare(base, cand, load_all(REGISTRY), same=args.same)
-    sys.stdout.write(render(base, cand, *result))
+    found = compare(base, cand, same=args.same)
+    sys.stdout.write(render(base, cand, found))
     if args.markdown:
         Path(args.markdown).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.markdown).write_text(render(base, cand, *result, markdown=True))
+        Path(args.markdown).write_text(render(base, cand, found, markdown=True))
         print(f"wrote {args.markdown}")
-    diffs, _, failures, other = result
-    return 1 if any(not d["declared"] for d in diffs) or failures or other else 0
+    return 0 if passes(found) else 1
 
 
 if __name__ == "__main__":

@@ -1,15 +1,15 @@
-"""Build the conformance matrix from outcome JSON files (one per run, written by `pytest --outcome-json`).
+"""Build the conformance matrix from outcome JSON files (one per run, `--outcome-json`; imports no torch).
 
-Rows: op x invariant. Columns: torch release x device (devices where something ran). Cells: held / failed / skipped /
-blank (not planned, e.g. value invariants on meta). Totals per column. Markdown for the repo, one self-contained HTML page.
+Rows: entry x check. Columns: torch release x device (devices where something ran). Cells: held / failed / skipped
+/ blank (not planned, e.g. value checks on meta). Totals per column. Markdown for the repo, one self-contained HTML
+page.
 
-    python -m copysuite.matrix results/ --markdown docs/matrix.md --html docs/matrix.html
+    python -m copysuite matrix results/ --markdown docs/matrix.md --html docs/matrix.html
 """
 from __future__ import annotations
 
 import argparse
 import html
-import json
 import os
 import platform
 import sys
@@ -19,7 +19,8 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from copysuite.outcomes import SCHEMA
+from copysuite import outcome_format
+from strategies.space import DEVICES
 SYMBOL = {"passed": "✓", "failed": "✗", "skipped": "–"}
 WORD = {"passed": "held", "failed": "failed", "skipped": "skipped"}
 
@@ -30,16 +31,15 @@ def load_runs(paths):
     for p in map(Path, paths):
         for f in sorted(p.glob("*.json")) if p.is_dir() else [p]:
             try:
-                doc = json.loads(f.read_text())
-            except (OSError, ValueError):
-                continue
-            if isinstance(doc, dict) and doc.get("schema") == SCHEMA:
-                doc["_file"] = str(f)
-                docs.append(doc)
+                doc = outcome_format.load(f)
+            except outcome_format.OutcomeError:
+                continue  # another JSON file in the directory (an older format, a benchmark)
+            doc["_file"] = str(f)
+            docs.append(doc)
     by_label = {}
     for doc in sorted(docs, key=lambda d: d["created"]):
         by_label[run_label(doc)] = doc  # a later run of the same torch (and machine) replaces an earlier one
-    return sorted(by_label.values(), key=lambda d: Version(d["torch"].split("+")[0]))
+    return sorted(by_label.values(), key=lambda d: Version(d["torch"]))
 
 
 def run_label(doc) -> str:
@@ -50,8 +50,8 @@ def columns(runs):
     """(run index, device) for every device on which a run judged at least one invariant."""
     cols = []
     for i, doc in enumerate(runs):
-        for device in ("cpu", "meta", "cuda", "mps"):
-            if any(r["device"] == device and r["outcome"] != "skipped" for r in doc["results"]):
+        for device in DEVICES:
+            if any(r["device"] == device and r["outcome"] != "skipped" for r in doc["cells"]):
                 cols.append((i, device))
     return cols
 
@@ -59,18 +59,14 @@ def columns(runs):
 def table(runs):
     cells = {}
     for i, doc in enumerate(runs):
-        for r in doc["results"]:
-            cells[(r["op"], r["invariant"], i, r["device"])] = r
-    rows = sorted({(op, inv) for op, inv, _, _ in cells})
+        for r in doc["cells"]:
+            cells[(r["entry"], r["check"], i, r["device"])] = r
+    rows = sorted({(entry, check) for entry, check, _, _ in cells})
     return rows, cells
 
 
-def totals(runs, cols, cells):
-    out = {}
-    for col in cols:
-        c = Counter(r["outcome"] for (op, inv, i, d), r in cells.items() if (i, d) == col)
-        out[col] = c
-    return out
+def totals(cols, cells):
+    return {col: Counter(r["outcome"] for (_, _, i, d), r in cells.items() if (i, d) == col) for col in cols}
 
 
 def device_notes(runs, cols):
@@ -83,7 +79,7 @@ def device_notes(runs, cols):
     return notes
 
 
-def uniform(row, runs, cols, cells):
+def uniform(row, cols, cells):
     seen = {cells[(*row, i, d)]["outcome"] for i, d in cols if (*row, i, d) in cells}
     return len(seen) <= 1
 
@@ -91,8 +87,8 @@ def uniform(row, runs, cols, cells):
 def markdown(runs, machine, generated) -> str:
     cols = columns(runs)
     rows, cells = table(runs)
-    tot = totals(runs, cols, cells)
-    head = [f"{runs[i]['torch'].split('+')[0]} {d}" for i, d in cols]
+    tot = totals(cols, cells)
+    head = [f"{outcome_format.torch_release(runs[i])} {d}" for i, d in cols]
     lines = [
         "# Conformance matrix", "",
         f"Generated {generated} by `python -m copysuite.matrix` on {machine}, from "
@@ -105,7 +101,7 @@ def markdown(runs, machine, generated) -> str:
         "|---|---|---|---|---|",
     ]
     for i, doc in enumerate(runs):
-        c = Counter(r["outcome"] for r in doc["results"])
+        c = Counter(r["outcome"] for r in doc["cells"])
         s = doc.get("session", {})
         whole = (f"{s.get('passed', '?')} / {s.get('failed', '?')} / {s.get('skipped', '?')} / {s.get('xfailed', '?')}"
                  if s else "not recorded")
@@ -117,7 +113,7 @@ def markdown(runs, machine, generated) -> str:
     lines += ["", "## Totals per column", "", "| | " + " | ".join(head) + " |", "|---|" + "---|" * len(cols)]
     for key in ("passed", "failed", "skipped"):
         lines.append(f"| {WORD[key]} | " + " | ".join(str(tot[c][key]) for c in cols) + " |")
-    varying = [row for row in rows if not uniform(row, runs, cols, cells)]
+    varying = [row for row in rows if not uniform(row, cols, cells)]
     lines += ["", f"## Rows whose outcome differs between columns ({len(varying)})", ""]
     lines += _md_rows(varying, cols, cells, head) if varying else ["None: every row has one outcome in every column."]
     lines += ["", f"## All rows ({len(rows)})", ""] + _md_rows(rows, cols, cells, head)
@@ -125,7 +121,7 @@ def markdown(runs, machine, generated) -> str:
 
 
 def _md_rows(rows, cols, cells, head):
-    out = ["| op | invariant | " + " | ".join(head) + " |", "|---|---|" + "---|" * len(cols)]
+    out = ["| entry | check | " + " | ".join(head) + " |", "|---|---|" + "---|" * len(cols)]
     for op, inv in rows:
         marks = [SYMBOL[cells[(op, inv, i, d)]["outcome"]] if (op, inv, i, d) in cells else "" for i, d in cols]
         out.append(f"| {op} | {inv} | " + " | ".join(marks) + " |")
@@ -135,9 +131,9 @@ def _md_rows(rows, cols, cells, head):
 def page(runs, machine, generated) -> str:
     cols = columns(runs)
     rows, cells = table(runs)
-    tot = totals(runs, cols, cells)
+    tot = totals(cols, cells)
     esc = html.escape
-    head = "".join(f"<th>{esc(runs[i]['torch'].split('+')[0])}<br>{d}</th>" for i, d in cols)
+    head = "".join(f"<th>{esc(outcome_format.torch_release(runs[i]))}<br>{d}</th>" for i, d in cols)
     body = []
     for op, inv in rows:
         tds = []
@@ -146,9 +142,9 @@ def page(runs, machine, generated) -> str:
             if r is None:
                 tds.append('<td class="none"></td>')
             else:
-                tip = esc(r["detail"] or WORD[r["outcome"]], quote=True)
+                tip = esc(outcome_format.summary(r), quote=True)
                 tds.append(f'<td class="{r["outcome"]}" title="{tip}">{SYMBOL[r["outcome"]]}</td>')
-        cls = "" if uniform((op, inv), runs, cols, cells) else ' class="varies"'
+        cls = "" if uniform((op, inv), cols, cells) else ' class="varies"'
         body.append(f"<tr{cls}><th>{esc(op)}</th><td>{esc(inv)}</td>{''.join(tds)}</tr>")
     foot = "".join(
         f"<tr><th colspan=2>{WORD[k]}</th>" + "".join(f"<td>{tot[c][k]}</td>" for c in cols) + "</tr>"
@@ -168,14 +164,14 @@ thead th {{ position: sticky; top: 0; background: #fff; }}
 <p>Generated {esc(generated)} on {esc(machine)} from {len(runs)} runs. ✓ held, ✗ failed, – skipped; hover a cell for
 the skip reason or the failure. Bold rows differ between columns.</p>
 <ul>{notes}</ul>
-<table><thead><tr><th>op</th><th>invariant</th>{head}</tr></thead>
+<table><thead><tr><th>entry</th><th>check</th>{head}</tr></thead>
 <tbody>{''.join(body)}</tbody><tfoot>{foot}</tfoot></table>
 </body></html>
 """
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m copysuite matrix", description=__doc__.splitlines()[0])
     ap.add_argument("inputs", nargs="+", help="outcome JSON files or directories of them")
     ap.add_argument("--markdown", help="write the Markdown matrix here")
     ap.add_argument("--html", help="write the self-contained HTML page here")
@@ -184,7 +180,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     runs = load_runs(args.inputs)
     if not runs:
-        print(f"no outcome JSON ({SCHEMA}) found in {args.inputs}", file=sys.stderr)
+        print(f"no outcome JSON ({outcome_format.FORMAT}) found in {args.inputs}", file=sys.stderr)
         return 2
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     md = markdown(runs, args.machine, generated)
@@ -193,7 +189,7 @@ def main(argv=None) -> int:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             Path(path).write_text(text)
             print(f"wrote {path}")
-    failed = sum(r["outcome"] == "failed" for d in runs for r in d["results"])
+    failed = sum(r["outcome"] == "failed" for d in runs for r in d["cells"])
     print(f"{len(runs)} runs: " + ", ".join(d["torch"] for d in runs) + f"; {failed} failed cells")
     return 0
 

@@ -1,9 +1,15 @@
-"""Record the outcome of every conformance test; print a per-op table; optionally write it all as JSON."""
+"""Record the outcome of every conformance cell, print a table per entry, and write the outcome JSON.
+
+Outcomes come from pytest's reports: the cell id was attached to each conformance test at collection, and a
+ConformanceFailure's fields at report time (copysuite.plugin), so nothing here reads failure text. Totals over the
+whole session are pytest's own (`terminalreporter.stats`).
+"""
 from __future__ import annotations
 
 import json
 import os
 import platform
+import subprocess
 from collections import defaultdict
 from datetime import datetime, timezone
 
@@ -11,120 +17,120 @@ import numpy as np
 import pytest
 import torch
 
-from strategies.devices import DEVICES, device_skip_reason
+from copysuite import declared
+from copysuite.cells import CellId
+from copysuite.outcome_format import FORMAT
+from strategies.devices import device_skip_reason
 from strategies.dtypes import available_dtypes, unavailable_dtypes
+from strategies.space import DEVICES
 
-SCHEMA = "copy-semantics-outcome/1"
+CRASHED = ("the interpreter died while running it: a crash, or a hang killed by pytest-timeout; the worker's "
+           "stderr has the stack. The other tests ran on a new worker.")
+
+
+def spec_revision(spec_dir) -> dict | None:
+    """The git commit that last changed the spec files, and whether they have uncommitted changes; None outside
+    a git checkout (an installed package)."""
+    def git(*args):
+        return subprocess.run(["git", "-C", str(spec_dir), *args], capture_output=True, text=True, timeout=30,
+                              check=True).stdout.strip()
+    try:
+        return {"commit": git("log", "-1", "--format=%H", "--", "."),
+                "modified": bool(git("status", "--porcelain", "--", "."))}
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 class OutcomeRecorder:
-    def __init__(self, config):
-        self.config = config
-        self.results = {}  # nodeid -> record
+    def __init__(self, config, spec_set, spec_dir):
+        self.config, self.spec_set, self.spec_dir = config, spec_set, spec_dir
+        self.cells = {}       # cell id -> record
         self.casualties = []  # conformance tests whose worker process died
-        self.session = {"passed": 0, "failed": 0, "skipped": 0, "xfailed": 0, "xpassed": 0, "failed_tests": []}
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report):
-        self.count(report)
         props = dict(report.user_properties)
-        if report.when == "???":  # pytest-xdist: the worker died while running this test (crash, or killed hang)
-            props = props or self.ids_from_nodeid(report.nodeid)
-            if props:
-                self.casualties.append({"nodeid": report.nodeid, **{k: props[k] for k in ("spec_entry", "invariant",
-                                                                                           "device")}})
-        if "spec_entry" not in props:
+        cell = CellId.parse(props["cell"]) if "cell" in props else CellId.from_nodeid(report.nodeid)
+        if cell is None:
             return
-        rec = self.results.setdefault(report.nodeid, {
-            "op": props["spec_entry"], "invariant": props["invariant"], "device": props["device"],
-            "outcome": "passed", "detail": ""})
-        if report.when == "call" or report.outcome != "passed":
-            if report.skipped:
-                reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-                rec.update(outcome="skipped", detail=reason.removeprefix("Skipped: "))
-            elif report.when == "???":
-                rec.update(outcome="failed", detail=f"CRASHED: {report.longrepr} (the interpreter died: a crash, or "
-                                                    f"a hang killed by pytest-timeout; the worker's stderr has the "
-                                                    f"stack). The other tests ran on a new worker.")
-            elif report.failed:
-                text = getattr(report.longrepr, "reprcrash", None)
-                rec.update(outcome="failed", detail=(text.message if text else str(report.longrepr))[:2000])
-
-    @staticmethod
-    def ids_from_nodeid(nodeid):
-        """(op, invariant, device) from a conformance test id `...::test_invariant[OP-INVARIANT-DEVICE]`."""
-        if "test_conformance.py::test_invariant[" not in nodeid:
-            return {}
-        op, invariant, device = nodeid.split("[", 1)[1].rstrip("]").rsplit("-", 2)
-        return {"spec_entry": op, "invariant": invariant, "device": device}
-
-    def count(self, report):
-        """Totals over every test of the session (seed scenarios and self-tests included), one per test."""
+        if report.when == "???":  # pytest-xdist: the worker died while running this test (crash, or killed hang)
+            self.casualties.append({"nodeid": report.nodeid, "cell": str(cell)})
+        rec = self.cells.setdefault(str(cell), {**cell.as_dict(), "outcome": "passed", "skip_reason": None,
+                                                "failure": None})
         if report.when != "call" and report.outcome == "passed":
             return
-        if report.when == "teardown" and report.outcome == "skipped":
-            return
-        if hasattr(report, "wasxfail"):
-            self.session["xfailed" if report.skipped else "xpassed"] += 1
-            return
-        if report.when == "teardown" and report.failed:
-            self.session["failed_tests"].append(report.nodeid + " (teardown)")
-            return
-        self.session[report.outcome] += 1
-        if report.failed:
-            self.session["failed_tests"].append(report.nodeid)
+        if report.skipped:
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+            rec.update(outcome="skipped", skip_reason=reason.removeprefix("Skipped: "))
+        elif report.when == "???":
+            rec.update(outcome="failed", failure={"kind": "crashed", "message": f"{report.longrepr}: {CRASHED}"})
+        elif report.failed:
+            failure = props.get("failure") or {"kind": "error", "message": str(report.longrepr)}
+            rec.update(outcome="failed", failure=failure)
 
-    def summary_rows(self):
-        per_op = defaultdict(lambda: {"passed": 0, "failed": 0, "skipped": 0, "reasons": set(), "failed_inv": []})
-        for rec in self.results.values():
-            row = per_op[rec["op"]]
-            row[rec["outcome"]] += 1
-            if rec["outcome"] == "skipped":
-                row["reasons"].add(rec["detail"])
-            if rec["outcome"] == "failed":
-                row["failed_inv"].append(f"{rec['invariant']}[{rec['device']}]")
-        return per_op
+    @staticmethod
+    def session_totals(stats) -> dict:
+        """Totals over every test of the session (seed scenarios and self-tests included): pytest's own counts."""
+        def count(key):
+            return len(stats.get(key, []))
+        failed = [r.nodeid if getattr(r, "when", "collect") in ("call", "???") else f"{r.nodeid} ({r.when})"
+                  for key in ("failed", "error") for r in stats.get(key, [])]
+        return {"passed": count("passed"), "failed": count("failed"), "skipped": count("skipped"),
+                "xfailed": count("xfailed"), "xpassed": count("xpassed"), "errors": count("error"),
+                "failed_tests": failed}
 
     @pytest.hookimpl
     def pytest_terminal_summary(self, terminalreporter):
-        if not self.results:
+        if not self.cells:
             return
         tr = terminalreporter
         tr.section(f"copy-semantics conformance on torch {torch.__version__}")
-        per_op = self.summary_rows()
-        width = max(len(op) for op in per_op)
-        tr.write_line(f"{'op':<{width}}  held  failed  skipped  notes")
-        for op in sorted(per_op):
-            row = per_op[op]
-            notes = []
-            if row["failed_inv"]:
-                notes.append("FAILED: " + ", ".join(sorted(row["failed_inv"])))
-            if row["reasons"]:
-                notes.append("skipped: " + "; ".join(sorted(row["reasons"])))
-            tr.write_line(f"{op:<{width}}  {row['passed']:>4}  {row['failed']:>6}  {row['skipped']:>7}  "
-                          + " | ".join(notes))
-        total = {k: sum(r[k] for r in per_op.values()) for k in ("passed", "failed", "skipped")}
-        tr.write_line(f"{'total':<{width}}  {total['passed']:>4}  {total['failed']:>6}  {total['skipped']:>7}")
+        for line in self.table():
+            tr.write_line(line)
         for c in self.casualties:
             tr.write_line(f"CASUALTY: {c['nodeid']}: the worker died while running it; the other tests went on")
         path = self.config.getoption("outcome_json")
         if path:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             with open(path, "w") as fh:
-                json.dump(self.document(), fh, indent=1, sort_keys=True)
+                json.dump(self.document(tr.stats), fh, indent=1, sort_keys=True)
             tr.write_line(f"outcome JSON written to {path}")
 
-    def document(self):
+    def table(self) -> list[str]:
+        per_entry = defaultdict(lambda: {"passed": 0, "failed": 0, "skipped": 0, "reasons": set(),
+                                         "failed_checks": []})
+        for rec in self.cells.values():
+            row = per_entry[rec["entry"]]
+            row[rec["outcome"]] += 1
+            if rec["outcome"] == "skipped":
+                row["reasons"].add(rec["skip_reason"])
+            if rec["outcome"] == "failed":
+                row["failed_checks"].append(f"{rec['check']}[{rec['device']}]")
+        width = max(len(e) for e in per_entry)
+        lines = [f"{'entry':<{width}}  held  failed  skipped  notes"]
+        for eid in sorted(per_entry):
+            row = per_entry[eid]
+            notes = (["FAILED: " + ", ".join(sorted(row["failed_checks"]))] if row["failed_checks"] else []) + (
+                ["skipped: " + "; ".join(sorted(row["reasons"]))] if row["reasons"] else [])
+            lines.append(f"{eid:<{width}}  {row['passed']:>4}  {row['failed']:>6}  {row['skipped']:>7}  "
+                         + " | ".join(notes))
+        total = {k: sum(r[k] for r in per_entry.values()) for k in ("passed", "failed", "skipped")}
+        lines.append(f"{'total':<{width}}  {total['passed']:>4}  {total['failed']:>6}  {total['skipped']:>7}")
+        return lines
+
+    def document(self, stats) -> dict:
         from hypothesis import settings
         return {
-            "schema": SCHEMA,
+            "format": FORMAT,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "torch": torch.__version__, "numpy": np.__version__, "python": platform.python_version(),
             "platform": platform.platform(),
             "hypothesis_profile": settings.get_current_profile_name(),
             "devices": {d: device_skip_reason(d) or "available" for d in DEVICES},
             "dtypes_available": list(available_dtypes()), "dtypes_unavailable": list(unavailable_dtypes()),
-            "session": self.session,
+            "specs": {"digest": self.spec_set.digest, "revision": spec_revision(self.spec_dir),
+                      "files": list(self.spec_set.files), "entries": declared.summarize(self.spec_set.entries)},
+            "session": self.session_totals(stats),
             "casualties": self.casualties,
-            "results": sorted(self.results.values(), key=lambda r: (r["op"], r["invariant"], r["device"])),
+            "cells": sorted(self.cells.values(), key=lambda r: (r["entry"], r["check"], r["device"])),
         }

@@ -1,57 +1,81 @@
-"""Turn loaded spec entries into test parameters and Hypothesis strategies."""
+"""From loaded entries to cells: one (entry, check, device) per stated expectation and device, each with the inputs
+it is judged on (a Hypothesis strategy, and its corner cases as explicit examples)."""
 from __future__ import annotations
 
-from strategies.cases import cases, corner_cases as explicit_cases
-from strategies.devices import device_skip_reason
-from copysuite import predicates
-from copysuite.invariants import REGISTRY
+from dataclasses import dataclass
+
+from copysuite import bind, expectations
+from copysuite.cells import CellId
+from copysuite.specs import Entry, split_key
+from strategies.cases import cases
+from strategies.corners import corner_cases
 
 
-def test_params(entries):
-    """(entry, invariant name, device) for every stated expectation on every device the entry applies to.
+@dataclass(frozen=True)
+class Cell:
+    entry: Entry
+    check: object          # copysuite.checks.Check
+    key: str               # the expectation's key: "shares_storage" or "shares_storage[b]"
+    subject: str           # the input the check judges
+    device: str
 
-    Invariants that read or write values are not planned on meta tensors, which have none.
-    """
-    out = []
+    @property
+    def id(self) -> CellId:
+        return CellId(self.entry.id, self.key, self.device)
+
+    def __repr__(self) -> str:  # what pytest shows for the test's parameter
+        return f"Cell<{self.id}>"
+
+    def expected(self, case):
+        return expectations.resolve(self.entry.expect[self.key], case, bind.TORCH_VERSION)
+
+    def evidence(self) -> list[str]:
+        return expectations.evidence(self.entry.expect[self.key])
+
+    def skip_reason(self) -> str | None:
+        return bind.skip_reason(self.entry, self.device)
+
+    def space(self) -> dict:
+        """The arguments of strategies.cases.cases for this cell."""
+        a = self.entry.applies
+        return dict(dtypes=bind.dtypes(self.entry), kinds=[k for k in a.kinds if k in self.check.kinds],
+                    placements=a.placements, modes=a.modes, device=self.device, min_ndim=a.ndim[0],
+                    max_ndim=a.ndim[1], nonempty=a.nonempty, bits=a.bits)
+
+    def judgeable(self, case) -> bool:
+        """The entry's `requires`, and (unless the check judges failing calls) a call the spec expects to succeed."""
+        requires = self.entry.applies.requires
+        if requires and not requires.holds(case):
+            return False
+        if self.check.judges_failing_calls or "raises" not in self.entry.expect:
+            return True
+        return expectations.resolve(self.entry.expect["raises"], case, bind.TORCH_VERSION) is None
+
+    def strategy(self):
+        return cases(**self.space()).filter(self.judgeable)
+
+    def corner_cases(self) -> list:
+        """One judgeable case for every (kind, grad mode) pair, as explicit examples."""
+        return corner_cases(**self.space(), accept=self.judgeable)
+
+
+def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=()) -> list[Cell]:
+    """Every cell of `entries`, narrowed to the given entry ids, check names (or keys) and devices, if any.
+    Checks that read or write values are not planned on meta tensors, which have none."""
+    unknown = set(entry_ids) - {e.id for e in entries}
+    if unknown:
+        raise LookupError(f"no spec entry {', '.join(sorted(unknown))}")
+    cells = []
     for entry in entries:
-        for name in entry.expect:
-            inv = REGISTRY[name]
-            for device in entry.applies["devices"]:
-                if device == "meta" and inv.needs_data:
+        if entry_ids and entry.id not in entry_ids:
+            continue
+        for key in entry.expect:
+            name, subject = split_key(key)
+            if check_names and name not in check_names and key not in check_names:
+                continue
+            check = checks[name]
+            for device in entry.applies.devices:
+                if (devices and device not in devices) or (device == "meta" and check.needs_data):
                     continue
-                out.append((entry, name, device))
-    return out
-
-
-def param_id(entry, name, device) -> str:
-    return f"{entry.id}-{name}-{device}"
-
-
-def skip_reason(entry, device) -> str | None:
-    return entry.version_skip_reason() or device_skip_reason(device)
-
-
-def _case_space(entry, name, device) -> dict:
-    a = entry.applies
-    return dict(dtypes=entry.dtypes(), kinds=[k for k in a["kinds"] if k in REGISTRY[name].kinds],
-                layouts=a["layouts"], modes=a["modes"], device=device, min_ndim=a["ndim"][0], max_ndim=a["ndim"][1],
-                nonempty=a["nonempty"], bits=a["bits"])
-
-
-def _judgeable(entry, name, case) -> bool:
-    """The filters of `strategy`: the entry's `requires`, and (but for `raises`) a call the spec expects to succeed."""
-    requires = entry.applies["requires"]
-    if requires and not predicates.all_hold(requires, case):
-        return False
-    return name == "raises" or "raises" not in entry.expect or entry.expected_error(case) is None
-
-
-def strategy(entry, name, device):
-    """Cases this (entry, invariant) can be judged on; for every invariant but `raises`, only cases where the spec
-    expects the call to succeed."""
-    return cases(**_case_space(entry, name, device)).filter(lambda c: _judgeable(entry, name, c))
-
-
-def corner_cases(entry, name, device) -> list:
-    """The explicit examples of this (entry, invariant): a judgeable case for every (kind, grad mode) pair."""
-    return explicit_cases(**_case_space(entry, name, device), accept=lambda c: _judgeable(entry, name, c))
+                cells.append(Cell(entry, check, key, subject, device))
+    return cells

@@ -1,14 +1,20 @@
-"""The pytest plugin of the suite: Hypothesis profiles, spec loading (a bad spec stops collection), test parameters, reporting."""
+"""The suite's pytest plugin: Hypothesis profiles, options, spec loading (a bad spec stops collection), one test
+parameter per cell, and the outcome recorder. Loaded by the checkout's conftest.py and by `python -m copysuite run`.
+"""
+from __future__ import annotations
+
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from strategies.devices import device_skip_reason
-from copysuite import plan
-from copysuite.invariants import REGISTRY
+from copysuite import bind, failures
+from copysuite.checks import REGISTRY
 from copysuite.outcomes import OutcomeRecorder
-from copysuite.specs import SpecError, load_all
+from copysuite.plan import plan_cells
+from copysuite.specs import SPEC_DIR, SpecError, load_specs
+from strategies.devices import device_skip_reason
 
 # dev: the default, fast. ci: reproducible (derandomized, no example database). deep: 150 examples, for reviewing
 # spec changes. thorough: >= 1000 examples each.
@@ -19,13 +25,22 @@ settings.register_profile("deep", max_examples=150, **_common)  # between ci and
 settings.register_profile("thorough", max_examples=1000, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))  # --hypothesis-profile overrides this
 
-
-ENTRIES = []
+CELLS = []   # the cells of this session, planned in pytest_configure
 
 
 def pytest_addoption(parser):
-    parser.addoption("--outcome-json", dest="outcome_json", default=None, metavar="PATH",
-                     help="write every op x invariant x device outcome, with versions, as JSON to PATH")
+    group = parser.getgroup("copysuite", "copy-semantics conformance")
+    group.addoption("--outcome-json", dest="outcome_json", default=None, metavar="PATH",
+                    help="write every cell's outcome (entry x check x device), with versions, as JSON to PATH")
+    group.addoption("--specs", dest="spec_dir", default=None, metavar="DIR",
+                    help=f"the spec directory (default: {SPEC_DIR})")
+    group.addoption("--spec-entry", dest="spec_entries", action="append", default=[], metavar="ID",
+                    help="run only this spec entry (exact id; repeat for several)")
+    group.addoption("--invariant", dest="invariants", action="append", default=[], metavar="NAME",
+                    help="run only this check (a name such as shares_storage, or a key such as shares_storage[b]; "
+                         "repeat for several)")
+    group.addoption("--device", dest="devices", action="append", default=[], metavar="DEVICE",
+                    help="run only on this device (repeat for several)")
 
 
 def pytest_configure(config):
@@ -34,11 +49,18 @@ def pytest_configure(config):
         reason = device_skip_reason(device.strip())
         if reason:
             raise pytest.UsageError(f"COPYSUITE_REQUIRE={os.environ['COPYSUITE_REQUIRE']}: {reason}")
+    spec_dir = Path(config.getoption("spec_dir") or SPEC_DIR)
     try:
-        ENTRIES[:] = load_all(REGISTRY)
+        spec_set = load_specs(spec_dir, REGISTRY)
+        for entry in spec_set.entries:
+            bind.check_names(entry)
+        CELLS[:] = plan_cells(spec_set.entries, REGISTRY, entry_ids=config.getoption("spec_entries"),
+                              check_names=config.getoption("invariants"), devices=config.getoption("devices"))
     except SpecError as exc:
         raise pytest.UsageError(f"spec error: {exc}") from None
-    config.pluginmanager.register(OutcomeRecorder(config), "copy-semantics-outcomes")
+    except LookupError as exc:
+        raise pytest.UsageError(f"--spec-entry: {exc}") from None
+    config.pluginmanager.register(OutcomeRecorder(config, spec_set, spec_dir), "copy-semantics-outcomes")
     # Under pytest-xdist a crashed worker (or one killed by pytest-timeout) is replaced and the run goes on; xdist's
     # default gives up after 4 restarts per worker, which would drop every test after a systematically crashing op.
     if getattr(config.option, "maxworkerrestart", "") is None:
@@ -46,16 +68,22 @@ def pytest_configure(config):
 
 
 def pytest_generate_tests(metafunc):
-    if "spec_entry" in metafunc.fixturenames:
-        params = plan.test_params(ENTRIES)
-        metafunc.parametrize(("spec_entry", "invariant", "device"), params,
-                             ids=[plan.param_id(*p) for p in params])
+    if "cell" in metafunc.fixturenames:
+        metafunc.parametrize("cell", CELLS, ids=[str(c.id) for c in CELLS])
 
 
-@pytest.fixture(autouse=True)
-def _record_ids(request):
-    callspec = getattr(request.node, "callspec", None)
-    if callspec and "spec_entry" in callspec.params:
-        request.node.user_properties += [("spec_entry", callspec.params["spec_entry"].id),
-                                         ("invariant", callspec.params["invariant"]),
-                                         ("device", callspec.params["device"])]
+def pytest_collection_modifyitems(items):
+    for item in items:
+        cell = getattr(getattr(item, "callspec", None), "params", {}).get("cell")
+        if cell is not None:
+            item.user_properties.append(("cell", str(cell.id)))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if call.excinfo is not None and any(k == "cell" for k, _ in item.user_properties):
+        found = failures.find(call.excinfo.value)
+        if found is not None:
+            report.user_properties.append(("failure", {**found.as_dict(), "message": found.message()}))
+    return report

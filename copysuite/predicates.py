@@ -1,16 +1,15 @@
-"""Named facts about a generated case, used by specs to make an expectation depend on the input.
+"""Named facts about a generated input, which make an expectation depend on it (imports no torch).
 
-A spec writes a condition as a list of names, all of which must hold; `not NAME` negates one. Some names take an
-argument after a colon: `dtype:float64`, `device:cpu`, `layout:expanded`, `kind:nonleaf`, `mode:no_grad`,
-`bit:conj`, `ndim:1`, `group:float`.
+A spec writes a condition as a list of terms, all of which must hold; `not NAME` negates one. Some names take an
+argument after a colon: `dtype:float64`, `group:float`, `device:cpu`, `placement:expanded`, `kind:nonleaf`,
+`mode:no_grad`, `bit:conj`, `ndim:1`. A term is read against a `strategies.cases.Case` (plain data).
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from strategies.cases import BITS, GRAD_KINDS, KINDS, LAYOUTS, MODES, Case
-from strategies.devices import DEVICES
-from strategies.dtypes import ALL_DTYPE_NAMES, DTYPE_GROUPS
+from strategies.space import ALL_DTYPE_NAMES, BITS, DEVICES, DTYPE_GROUPS, KINDS, MODES, PLACEMENTS
 
 
 def non_overlapping_and_dense(shape, stride) -> bool:
@@ -55,7 +54,7 @@ PREDICATES = {
     "leaf": lambda c: c.kind != "nonleaf",
     "parameter": lambda c: c.kind in ("parameter", "parameter_frozen"),
     "inference_source": lambda c: c.kind == "inference",
-    "view_source": lambda c: c.is_view or c.kind == "nonleaf" and c.layout != "contiguous",
+    "view_source": lambda c: c.is_view or c.kind == "nonleaf" and c.placement != "contiguous",
     "contiguous": lambda c: is_contiguous(c.shape, c.stride),
     "dense": lambda c: non_overlapping_and_dense(c.shape, c.stride),
     "flat_viewable": lambda c: flat_viewable(c.shape, c.stride),
@@ -68,16 +67,15 @@ PARAMETRIC = {
     "dtype": (ALL_DTYPE_NAMES, lambda c, a: c.dtype == a),
     "group": (tuple(DTYPE_GROUPS), lambda c, a: c.dtype in DTYPE_GROUPS[a]),
     "device": (DEVICES, lambda c, a: c.device == a),
-    "layout": (LAYOUTS, lambda c, a: c.layout == a),
+    "placement": (PLACEMENTS, lambda c, a: c.placement == a),
     "kind": (KINDS, lambda c, a: c.kind == a),
     "mode": (MODES, lambda c, a: c.mode == a),
     "bit": (BITS, lambda c, a: c.bit == a),
     "ndim": (("0", "1", "2", "3", "4"), lambda c, a: len(c.shape) == int(a)),
 }
-assert set(GRAD_KINDS) <= set(KINDS)
 
 
-def check_name(term: str) -> str | None:
+def term_problem(term: str) -> str | None:
     """None if `term` is a valid condition term, else what is wrong with it."""
     name = term[4:] if term.startswith("not ") else term
     if name in PREDICATES:
@@ -89,7 +87,7 @@ def check_name(term: str) -> str | None:
     return f"unknown predicate {name!r} (known: {', '.join(sorted(PREDICATES))}, or {'/'.join(PARAMETRIC)}:ARG)"
 
 
-def holds(term: str, case: Case) -> bool:
+def holds(term: str, case) -> bool:
     if term.startswith("not "):
         return not holds(term[4:], case)
     if term in PREDICATES:
@@ -98,5 +96,16 @@ def holds(term: str, case: Case) -> bool:
     return bool(PARAMETRIC[head][1](case, arg))
 
 
-def all_hold(terms, case: Case) -> bool:
-    return all(holds(t, case) for t in terms)
+@dataclass(frozen=True)
+class Condition:
+    """Terms that must all hold (a conjunction), checked when the spec is loaded."""
+    terms: tuple
+
+    def problem(self) -> str | None:
+        return next(filter(None, map(term_problem, self.terms)), None)
+
+    def holds(self, case) -> bool:
+        return all(holds(t, case) for t in self.terms)
+
+    def __str__(self) -> str:
+        return " and ".join(self.terms)

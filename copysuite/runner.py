@@ -1,4 +1,9 @@
-"""Run one spec entry on one generated case, and judge one invariant, with a reproduction on failure."""
+"""Run a cell's program on one generated case and judge its check: specs -> plan -> **run -> judge** -> outcome.
+
+`execute` builds the input exactly as `Case.code()` prints it, derives the entry's inputs, runs the program in the
+case's grad mode and records what happened; `judge` compares the check's observation with the expectation and
+raises a ConformanceFailure (data, with the reproduction that ran) when they disagree.
+"""
 from __future__ import annotations
 
 import platform
@@ -10,21 +15,26 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from copysuite import probes, programs, storage
+from copysuite.failures import ConformanceFailure
 from strategies.cases import MODE_MANAGER
-from copysuite import storage
-from copysuite.invariants import REGISTRY, storage_snapshot
 
 
 @dataclass
-class Run:
+class Execution:
     case: object
-    ns: dict
-    source: object
+    namespace: dict             # the inputs, the modules, and `result` after the call
+    subject_name: str           # the input the check judges
     result: object
     error: tuple | None         # (exception type name, message) raised by the call
     warnings: list              # [(category name, message)] emitted by the call
-    before: dict                # the source's snapshot before the call
-    before_values: object       # a CPU copy of the source's values before the call (None on meta)
+    before: dict                # the judged input's snapshot before the call (copysuite.probes.snapshot)
+    before_values: object       # a CPU copy of its values before the call (None on meta)
+    prepared: object            # what the check's `prepare` made before the call
+
+    @property
+    def subject(self):
+        return self.namespace[self.subject_name]
 
 
 def versions_line() -> str:
@@ -32,70 +42,64 @@ def versions_line() -> str:
             f"({sys.platform})")
 
 
-def execute(entry, case, inv) -> Run:
-    ns = case.build()
-    source = ns["source"]
-    if inv.prepare:
-        inv.prepare(ns)
-    before = storage_snapshot(source)
-    before_values = storage.host_copy(source) if source.device.type != "meta" else None
-    ctx = MODE_MANAGER[case.mode]
+def execute(program, case, subject: str = programs.SOURCE, prepare=None) -> Execution:
+    ns = {**programs.namespace(), **case.build()}
+    program.bind(ns)
+    judged = ns[subject]
+    prepared = prepare(judged) if prepare else None
+    before = probes.snapshot(judged)
+    before_values = storage.host_copy(judged) if judged.device.type != "meta" else None
+    manager = MODE_MANAGER[case.mode]
     result, error = None, None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            if ctx is None:
-                result = entry.apply(source)
+            if manager is None:
+                result = program.run(ns)
             else:
-                with ctx():
-                    result = entry.apply(source)
+                with manager():
+                    result = program.run(ns)
         except Exception as exc:  # the spec says whether an error is expected; anything else is reported
             error = (type(exc).__name__, str(exc))
     seen = [(w.category.__name__, str(w.message)) for w in caught]
-    return Run(case, ns, source, result, error, seen, before, before_values)
+    return Execution(case, ns, subject, result, error, seen, before, before_values, prepared)
 
 
-def reproduction(entry, case, invariant) -> str:
-    lines = ["import torch"] + case.code()
+def program_lines(program, case) -> list[str]:
+    """The program as it ran: under its grad mode's `with` block when there is one."""
     ctx = case.mode_context()
-    call = f"result = {entry.call_text()}"
-    lines += [f"with {ctx}:", f"    {call}"] if ctx else [call]
-    lines.append(f"# then check {invariant.name}: {invariant.doc.splitlines()[0] if invariant.doc else ''}")
+    return [f"with {ctx}:"] + [f"    {line}" for line in program.lines()] if ctx else program.lines()
+
+
+def reproduction(cell, case) -> str:
+    """Python that rebuilds the input and runs the program, exactly as the test did."""
+    program, check = cell.entry.program, cell.check
+    lines = program.modules_used() + case.code() + program.input_lines() + program_lines(program, case)
+    lines.append(f"# then check {cell.key}: {check.doc.splitlines()[0] if check.doc else ''}")
     return "\n".join("    " + line for line in lines)
 
 
-def failure_message(entry, case, invariant, expected, observed, detail, extra="") -> str:
-    parts = [
-        f"{entry.id} / {invariant.name}: expected {expected!r}, observed {observed!r}",
-        f"  versions: {versions_line()}",
-        f"  input:    {case.describe()}",
-        f"  call:     {entry.call_text()}" + (f"   (under {case.mode_context()})" if case.mode_context() else ""),
-    ]
-    if detail:
-        parts.append(f"  detail:   {detail}")
-    if extra:
-        parts.append(f"  {extra}")
-    gates = entry.evidence(invariant.name)
-    if gates:
-        parts.append("  version gates: " + "; ".join(gates))
-    parts.append(f"  spec:     {entry.file} entry {entry.id!r} expect.{invariant.name}")
-    parts.append("  reproduce:\n" + reproduction(entry, case, invariant))
-    return "\n".join(parts)
+def failure(cell, case, kind, expected, observed, detail) -> ConformanceFailure:
+    ctx = case.mode_context()
+    text = " / ".join(cell.entry.program.lines()) + (f"   (under {ctx})" if ctx else "")
+    return ConformanceFailure(
+        cell=str(cell.id), entry=cell.entry.id, check=cell.key, kind=kind, expected=expected, observed=observed,
+        detail=detail, input=case.describe(), program=text, versions=versions_line(), evidence=cell.evidence(),
+        spec=f"{cell.entry.file} entry {cell.entry.id!r} expect.{cell.key}", reproduction=reproduction(cell, case))
 
 
-def check(entry, case, invariant_name):
-    """Run `entry` on `case` and assert one invariant; raises AssertionError with a full reproduction."""
-    inv = REGISTRY[invariant_name]
-    run = execute(entry, case, inv)
-    expected_raw = entry.expected(invariant_name, case)
-    if invariant_name != "raises" and run.error is not None:
-        raise AssertionError(failure_message(entry, case, inv, "no error", run.error, "the call raised",
-                                             extra="(the spec expects no error for this input)"))
+def judge(cell, case) -> None:
+    """Run the cell's program on `case` and compare its check; raises ConformanceFailure when they disagree."""
+    check = cell.check
+    ex = execute(cell.entry.program, case, cell.subject, check.prepare)
+    expected = cell.expected(case)
+    if ex.error is not None and not check.judges_failing_calls:
+        raise failure(cell, case, "call_raised", "no error", ex.error, "the call raised")
     try:
-        observed, detail = inv.observe(run)
-    except Exception as exc:
+        observed = check.observe(ex)
+    except Exception as exc:  # noqa: BLE001 - reported as the check failing to observe, with the exception
         tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        raise AssertionError(failure_message(entry, case, inv, expected_raw, "<observation failed>", tb)) from exc
-    expected = inv.expected_value(expected_raw, run)
-    if not inv.agrees(expected, observed):
-        raise AssertionError(failure_message(entry, case, inv, expected, observed, detail))
+        raise failure(cell, case, "observation_failed", expected, "<observation failed>", tb) from exc
+    want = check.expected_value(expected, ex)
+    if not check.agrees(want, observed.value):
+        raise failure(cell, case, "mismatch", want, observed.value, observed.detail)

@@ -18,6 +18,7 @@ _resolve_neg = torch.Tensor.resolve_neg
 _view = torch.Tensor.view
 _reshape = torch.Tensor.reshape
 _numpy = torch.Tensor.numpy
+_tolist = torch.Tensor.tolist
 _untyped_storage = getattr(torch.Tensor, "untyped_storage", None)
 _storage = torch.Tensor.storage
 
@@ -95,6 +96,16 @@ def as_tensor_values(obj, dtype):
     if isinstance(obj, np.ndarray):
         return _from_numpy(np.array(obj, order="C", copy=True))
     return torch.tensor(obj, dtype=dtype)
+
+
+def flat(t: torch.Tensor) -> torch.Tensor:
+    """The elements of a CPU tensor in a 1-d tensor (of a fresh copy of it, or of the tensor itself)."""
+    return _reshape(t, (-1,))
+
+
+def few(t: torch.Tensor):
+    """A 1-d tensor's values as a list for a message, or "..." when there are 20 or more."""
+    return _tolist(t) if t.numel() < 20 else "..."
 
 
 def values_equal(a, b) -> bool:

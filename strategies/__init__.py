@@ -1,14 +1,5 @@
-"""Hypothesis strategies for the conformance suite: dtypes, shapes, layouts, source kinds, grad modes, devices.
+"""Hypothesis strategies for the conformance suite, aware of the installed torch.
 
-Everything here is aware of the installed torch: dtypes and devices that this torch does not have are never drawn,
-and the modules say which ones were left out (see ``dtypes.unavailable``).
+`space` is the vocabulary (kinds, placements, bits, modes, devices, dtype groups) and imports no torch; `dtypes` and
+`devices` say what the installed torch has; `cases` draws inputs and `corners` picks the explicit ones.
 """
-from strategies.cases import BITS, Case, cases, KINDS, LAYOUTS, MODES
-from strategies.devices import available_devices, device_skip_reason, DEVICES
-from strategies.dtypes import DTYPE_GROUPS, available_dtypes, dtype_names
-
-__all__ = [
-    "BITS", "Case", "cases", "KINDS", "LAYOUTS", "MODES",
-    "available_devices", "device_skip_reason", "DEVICES",
-    "DTYPE_GROUPS", "available_dtypes", "dtype_names",
-]

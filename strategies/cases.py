@@ -12,30 +12,8 @@ import torch
 from hypothesis import reject, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from strategies.dtypes import DTYPE_GROUPS
+from strategies.space import DTYPE_GROUPS, GRAD_KINDS, MODES, affected_dims, bit_fits, kind_fits, placement_fits
 
-# How the source is made, relative to autograd.
-KINDS = (
-    "plain",               # a leaf that does not require grad
-    "leaf_requires_grad",  # a leaf that requires grad
-    "nonleaf",             # the result of an op on a leaf that requires grad
-    "parameter",           # torch.nn.Parameter (requires grad)
-    "parameter_frozen",    # torch.nn.Parameter(requires_grad=False)
-    "inference",           # made under torch.inference_mode()
-)
-GRAD_KINDS = ("leaf_requires_grad", "nonleaf", "parameter")
-# How the source sits in its storage.
-LAYOUTS = (
-    "contiguous",  # a fresh contiguous tensor, not a view
-    "strided",     # a step-2 slice along one dim of a larger buffer
-    "transposed",  # the dims of a contiguous buffer reversed (ndim >= 2)
-    "expanded",    # one dim broadcast with stride 0
-    "offset",      # contiguous, but starting past the beginning of its storage
-)
-# Lazy bits the source may carry (conj: complex dtypes only; neg: float and complex).
-BITS = ("none", "conj", "neg")
-# The grad mode the op under test is called in.
-MODES = ("enabled", "no_grad", "inference_mode")
 MODE_CONTEXT = {"enabled": None, "no_grad": "torch.no_grad()", "inference_mode": "torch.inference_mode()"}
 MODE_MANAGER = {"enabled": None, "no_grad": torch.no_grad, "inference_mode": torch.inference_mode}
 assert MODE_CONTEXT.keys() == MODE_MANAGER.keys() == set(MODES)
@@ -64,7 +42,7 @@ def _py(value) -> str:
 class Case:
     dtype: str
     shape: tuple
-    layout: str
+    placement: str
     kind: str
     mode: str
     device: str
@@ -72,8 +50,8 @@ class Case:
     base_numel: int
     stride: tuple
     offset: int
-    values: tuple = field(repr=False)
-    bit: str = "none"  # "conj" or "neg": the source carries that lazy bit  # the buffer's elements, before the cast to `dtype`
+    values: tuple = field(repr=False)  # the buffer's elements, before the cast to `dtype`
+    bit: str = "none"                   # "conj" or "neg": the source carries that lazy bit
 
     # --- derived facts (used by spec predicates) ---
     @property
@@ -86,7 +64,7 @@ class Case:
 
     @property
     def is_view(self) -> bool:
-        return self.layout != "contiguous" or self.bit != "none"
+        return self.placement != "contiguous" or self.bit != "none"
 
     @property
     def carrier(self) -> str:
@@ -110,7 +88,7 @@ class Case:
         vals = ", ".join(_py(v) for v in self.values)
         lines.append(f"{indent}flat = torch.tensor([{vals}], dtype=torch.{self.carrier}).to({dt})")
         dev = repr(self.device)
-        if self.layout == "contiguous":
+        if self.placement == "contiguous":
             lines.append(f"{indent}source = torch.empty({self.shape!r}, dtype={dt}, device={dev})")
             lines.append(f"{indent}source.copy_(flat.reshape({self.shape!r}))")
             if self.kind == "nonleaf":
@@ -147,63 +125,35 @@ class Case:
 
     def describe(self) -> str:
         return (f"dtype={self.dtype} shape={self.shape} stride={self.stride} offset={self.offset} "
-                f"layout={self.layout} bit={self.bit} kind={self.kind} device={self.device} grad_mode={self.mode}")
+                f"placement={self.placement} bit={self.bit} kind={self.kind} device={self.device} grad_mode={self.mode}")
 
     def __repr__(self) -> str:  # what Hypothesis prints as the falsifying example
         return f"Case<{self.describe()}>"
 
 
-def _geometry(shape, layout, dim):
-    """(base_numel, stride, offset) of a source of `shape` with `layout`; `dim` picks the affected dim."""
+def geometry(shape, placement, dim):
+    """(base_numel, stride, offset) of a source of `shape` with `placement`; `dim` picks the affected dim."""
     shape = tuple(shape)
-    if layout == "contiguous":
+    if placement == "contiguous":
         return math.prod(shape), contiguous_strides(shape), 0
-    if layout == "offset":
+    if placement == "offset":
         return math.prod(shape) + 2, contiguous_strides(shape), 2
-    if layout == "strided":
+    if placement == "strided":
         base_shape = list(shape)
         base_shape[dim] = max(2 * shape[dim] - 1, 0) if shape[dim] else 0
         base_strides = list(contiguous_strides(base_shape))
         base_strides[dim] *= 2
         return math.prod(base_shape), tuple(base_strides), 0
-    if layout == "transposed":
+    if placement == "transposed":
         rev = tuple(reversed(contiguous_strides(tuple(reversed(shape)))))
         return math.prod(shape), rev, 0
-    if layout == "expanded":
+    if placement == "expanded":
         base_shape = list(shape)
         base_shape[dim] = 1
         strides = list(contiguous_strides(base_shape))
         strides[dim] = 0
         return math.prod(base_shape), tuple(strides), 0
-    raise ValueError(layout)
-
-
-def kind_fits(kind: str, dtype: str) -> bool:
-    """A source that needs grad only with a dtype autograd runs on."""
-    return kind not in GRAD_KINDS or dtype in DTYPE_GROUPS["differentiable"]
-
-
-def bit_fits(bit: str, dtype: str) -> bool:
-    """conj on complex dtypes, neg on float and complex ones, none on all."""
-    return bit == "none" or (bit == "conj" and dtype in DTYPE_GROUPS["complex"]) or (
-        bit == "neg" and dtype in DTYPE_GROUPS["float"] + DTYPE_GROUPS["complex"])
-
-
-def affected_dims(shape, layout: str) -> list[int]:
-    """The dims a strided (size >= 2) or expanded (size != 1) layout can act on."""
-    return [d for d, side in enumerate(shape) if (side >= 2 if layout == "strided" else side != 1)]
-
-
-def layout_fits(layout: str, shape) -> bool:
-    if layout in ("contiguous", "offset"):
-        return True
-    if layout == "strided":
-        return any(s >= 2 for s in shape)
-    if layout == "transposed":
-        return len(shape) >= 2 and sum(s > 1 for s in shape) >= 2
-    if layout == "expanded":
-        return any(s != 1 for s in shape)
-    raise ValueError(layout)
+    raise ValueError(placement)
 
 
 _SPECIAL = {27: math.nan, 28: math.inf, 29: -math.inf}
@@ -225,7 +175,7 @@ def _elements(dtype: str):
 
 
 @st.composite
-def cases(draw, *, dtypes, kinds, layouts, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
+def cases(draw, *, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
           nonempty=False, bits=("none",)):
     """Cases for one device. Each argument is the set a spec entry (and the invariant under test) allows.
 
@@ -237,78 +187,19 @@ def cases(draw, *, dtypes, kinds, layouts, modes, device, min_ndim=0, max_ndim=3
     dtype = draw(st.sampled_from(allowed))
     shape = draw(hnp.array_shapes(min_dims=min_ndim, max_dims=max_ndim,
                                   min_side=max(min_side, 1 if nonempty else 0), max_side=max_side))
-    fitting = [lay for lay in layouts if layout_fits(lay, shape)]
-    layout = draw(st.sampled_from(fitting or ["contiguous"]))
-    if layout not in layouts:  # no requested layout fits this shape: draw again
+    fitting = [p for p in placements if placement_fits(p, shape)]
+    placement = draw(st.sampled_from(fitting or ["contiguous"]))
+    if placement not in placements:  # no requested placement fits this shape: draw again
         reject()
-    dims = affected_dims(shape, layout)
-    dim = draw(st.sampled_from(dims)) if dims and layout in ("strided", "expanded") else 0
-    base_numel, stride, offset = _geometry(shape, layout, dim)
+    dims = affected_dims(shape, placement)
+    dim = draw(st.sampled_from(dims)) if dims and placement in ("strided", "expanded") else 0
+    base_numel, stride, offset = geometry(shape, placement, dim)
     values = tuple(draw(st.lists(_elements(dtype), min_size=base_numel, max_size=base_numel)))
     mode = draw(st.sampled_from(modes))
     bit_choices = [b for b in bits if bit_fits(b, dtype)]
     bit = draw(st.sampled_from(bit_choices)) if bit_choices else "none"
     if bit == "none" and "none" not in bits:
         reject()
-    return Case(bit=bit, dtype=dtype, shape=tuple(shape), layout=layout, kind=kind, mode=mode, device=device,
+    return Case(bit=bit, dtype=dtype, shape=tuple(shape), placement=placement, kind=kind, mode=mode, device=device,
                 base_numel=base_numel, stride=stride, offset=offset, values=values)
 
-
-def feasible(dtypes, kinds) -> bool:
-    """Whether some kind can be drawn with some dtype."""
-    return any(kind_fits(k, d) for k in kinds for d in dtypes)
-
-
-# ---- corner cases: every (kind, grad mode) pair, whatever the random draws do ----------------------------------------
-# Drawn independently, a pair such as "source requires grad" x "grad enabled" can be missing from a short run (the
-# fault campaign in docs/faults.md lost five faults that way). These cases are added to every test as explicit
-# Hypothesis examples: one per feasible pair, layouts, bits and dtypes rotating so that each appears too.
-CORNER_SHAPES = ((2, 3), (3,), (2, 2, 2), (4, 1, 2, 3), (), (1,), (0,), (0, 2))
-PREFERRED_DTYPES = ("float32", "complex64", "int64", "float64", "bool")
-
-
-def _corner_values(dtype: str, n: int) -> tuple:
-    """Distinct-ish, exactly representable, non-zero values (no -0.0/nan coincidences): 1, 2, ... 7, 1, ..."""
-    if dtype == "bool":
-        return tuple(k % 2 == 0 for k in range(n))
-    if dtype in DTYPE_GROUPS["integer"]:
-        return tuple(k % 7 + 1 for k in range(n))
-    if dtype in DTYPE_GROUPS["complex"]:
-        return tuple(complex(k % 7 + 1, -(k % 3 + 1)) for k in range(n))
-    return tuple(float(k % 7 + 1) for k in range(n))
-
-
-def _rotate(seq, start: int) -> list:
-    seq = list(seq)
-    return seq[start % len(seq):] + seq[:start % len(seq)] if seq else []
-
-
-def _corner_candidates(kind, mode, i, *, dtypes, layouts, bits, device, min_ndim, max_ndim, min_side, max_side,
-                       nonempty):
-    """Every case of this (kind, mode) within the arguments, the i-th layout and bit first."""
-    dtype_order = [d for d in PREFERRED_DTYPES if d in dtypes] + [d for d in dtypes if d not in PREFERRED_DTYPES]
-    for layout in _rotate(layouts, i):
-        for bit in _rotate(bits, i):
-            for dtype in dtype_order:
-                if not (kind_fits(kind, dtype) and bit_fits(bit, dtype)):
-                    continue
-                for shape in CORNER_SHAPES:
-                    if not (min_ndim <= len(shape) <= max_ndim and layout_fits(layout, shape)
-                            and all(max(min_side, nonempty) <= side <= max_side for side in shape)):
-                        continue
-                    dims = affected_dims(shape, layout)
-                    base_numel, stride, offset = _geometry(shape, layout, dims[-1] if dims else 0)
-                    yield Case(bit=bit, dtype=dtype, shape=shape, layout=layout, kind=kind, mode=mode, device=device,
-                               base_numel=base_numel, stride=stride, offset=offset,
-                               values=_corner_values(dtype, base_numel))
-
-
-def corner_cases(*, dtypes, kinds, layouts, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
-                 nonempty=False, bits=("none",), accept=lambda case: True) -> list[Case]:
-    """One Case per (kind, mode) pair that has one within the arguments (as for `cases`) and `accept`."""
-    space = dict(dtypes=dtypes, layouts=layouts, bits=bits, device=device, min_ndim=min_ndim, max_ndim=max_ndim,
-                 min_side=min_side, max_side=max_side, nonempty=nonempty)
-    pairs = [(kind, mode) for kind in kinds for mode in modes]
-    found = (next(filter(accept, _corner_candidates(kind, mode, i, **space)), None)
-             for i, (kind, mode) in enumerate(pairs))
-    return [case for case in found if case is not None]

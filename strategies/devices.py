@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import torch
 
-DEVICES = ("cpu", "meta", "cuda", "mps")
-
 
 def device_skip_reason(device: str) -> str | None:
     """None when `device` can be used here, else the reason a test on it is skipped."""
@@ -16,7 +14,3 @@ def device_skip_reason(device: str) -> str | None:
         mps = getattr(torch.backends, "mps", None)
         return None if mps is not None and mps.is_available() else "no MPS device"
     return f"unknown device {device!r}"
-
-
-def available_devices() -> tuple[str, ...]:
-    return tuple(d for d in DEVICES if device_skip_reason(d) is None)

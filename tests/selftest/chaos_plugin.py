@@ -51,6 +51,6 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(items):
     hanging = [name for how, name in _plan() if how == "hang"]
     for item in items:
-        spec_entry = getattr(getattr(item, "callspec", None), "params", {}).get("spec_entry")
-        if spec_entry is not None and spec_entry.id in hanging:
+        cell = getattr(getattr(item, "callspec", None), "params", {}).get("cell")
+        if cell is not None and cell.entry.id in hanging:
             item.add_marker(pytest.mark.timeout(HANG_TIMEOUT))

@@ -14,17 +14,17 @@ import pytest
 
 pytestmark = pytest.mark.timeout(900)  # two whole pytest runs in subprocesses, on a possibly busy machine
 
-from copysuite.plugin import ENTRIES
-from copysuite import plan
+from copysuite.cells import CellId
+from copysuite.plugin import CELLS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAOS = {"new_tensor": "raise", "tolist": "hang", "numpy": "crash"}
 SURVIVORS = ("detach", "data")
 
 
-def node_ids(op, limit=None):
-    ids = [f"tests/test_conformance.py::test_invariant[{plan.param_id(*p)}]"
-           for p in plan.test_params(ENTRIES) if p[0].id == op and p[2] == "cpu"]
+def node_ids(entry, limit=None):
+    ids = [f"tests/test_conformance.py::test_invariant[{c.id}]" for c in CELLS if c.entry.id == entry
+           and c.device == "cpu"]
     return ids[:limit]
 
 
@@ -39,7 +39,7 @@ def run(tmp_path, name, chaos, ids):
 
 
 def keyed(doc):
-    return {(r["op"], r["invariant"], r["device"]): r for r in doc["results"]}
+    return {CellId.parse(r["id"]): r for r in doc["cells"]}
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +52,7 @@ def runs(tmp_path_factory):
 
 def test_control_run_holds(runs):
     (proc, doc), _ = runs
-    failed = [r for r in doc["results"] if r["outcome"] == "failed"]
+    failed = [r for r in doc["cells"] if r["outcome"] == "failed"]
     assert proc.returncode == 0 and not failed, proc.stdout[-3000:]
 
 
@@ -65,21 +65,20 @@ def test_sabotaged_run_fails_but_keeps_every_result(runs):
 def test_untouched_ops_have_the_same_outcomes(runs):
     (_, control), (_, sabotaged) = runs
     a, b = keyed(control), keyed(sabotaged)
-    changed = [k for k in a if k[0] in SURVIVORS and a[k]["outcome"] != b[k]["outcome"]]
-    assert not changed and any(k[0] in SURVIVORS for k in a), changed
+    changed = [k for k in a if k.entry in SURVIVORS and a[k]["outcome"] != b[k]["outcome"]]
+    assert not changed and any(k.entry in SURVIVORS for k in a), changed
 
 
 def test_unexpected_exception_is_an_ordinary_failure_naming_it(runs):
     _, (_, doc) = runs
-    rows = [r for r in doc["results"] if r["op"] == "new_tensor"]
-    assert rows and all(r["outcome"] == "failed" and "injected failure in Tensor.new_tensor" in r["detail"]
-                        for r in rows), rows
+    rows = [r for r in doc["cells"] if r["entry"] == "new_tensor"]
+    assert rows and all(r["outcome"] == "failed" and r["failure"]["observed"][0] == "RuntimeError"
+                        and "injected failure in Tensor.new_tensor" in r["failure"]["observed"][1] for r in rows), rows
 
 
 @pytest.mark.parametrize("op", ["tolist", "numpy"])
 def test_hang_and_crash_are_named_casualties(runs, op):
     _, (_, doc) = runs
-    rows = [r for r in doc["results"] if r["op"] == op]
-    assert rows and all(r["outcome"] == "failed" and r["detail"].startswith("CRASHED") for r in rows), rows
-    named = {(c["spec_entry"], c["invariant"]) for c in doc["casualties"]}
-    assert {(r["op"], r["invariant"]) for r in rows} <= named, doc["casualties"]
+    rows = [r for r in doc["cells"] if r["entry"] == op]
+    assert rows and all(r["outcome"] == "failed" and r["failure"]["kind"] == "crashed" for r in rows), rows
+    assert {r["id"] for r in rows} <= {c["cell"] for c in doc["casualties"]}, doc["casualties"]

@@ -1,15 +1,26 @@
-"""Malformed specs: each one must stop loading with an error naming the file, the entry and the key."""
+"""Malformed specs and programs: each one must stop loading with an error naming the file, the entry and the key."""
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from copysuite.invariants import REGISTRY
-from copysuite.specs import SCHEMA, SPEC_DIR, SpecError, load_all
+from copysuite import bind
+from copysuite.checks import REGISTRY
+from copysuite.specs import SPEC_DIR, SPEC_SCHEMA, SpecError, load_specs
 
 GOOD = """
 entries:
   - id: {id}
-    call: [clone]
+    call: source.clone()
     expect: {shares_storage: false}
 """
+
+
+def program(text, inputs=""):
+    body = "\n".join("      " + line for line in text.splitlines())
+    return f"entries:\n  - id: op\n{inputs}    program: |\n{body}\n    expect: {{shares_storage: false}}\n"
+
 
 MALFORMED = {
     "bad_yaml": ("entries: [\n  - id: x\n", None, None, "not valid YAML"),
@@ -18,11 +29,15 @@ MALFORMED = {
     "unknown_top_key": ("entries: []\nextra: 1\n", None, None, ""),
     "unknown_invariant": (GOOD.replace("shares_storage", "shares_memory"), "op", "expect", "unknown invariant"),
     "unknown_entry_key": (GOOD + "    colour: red\n", "op", None, "unknown key"),
+    "id_with_a_dash": (GOOD.replace("{id}", "clone-fast"), "clone-fast", "id", "does not match"),
     "wrong_type": (GOOD.replace("false}", "[1, 2]}"), "op", "expect.shares_storage", ""),
     "bad_literal": (GOOD.replace("false}", "maybe}"), "op", "expect.shares_storage", "takes one of"),
-    "unknown_op_attribute": (GOOD.replace("[clone]", "[clonez]"), "op", "call.0", "unknown op attribute 'clonez'"),
-    "unknown_function": (GOOD.replace("[clone]", "[{function: torch.no_such_fn}]"), "op", "call.0",
-                         "unknown function"),
+    "bad_nested_literal": (GOOD.replace("false}", "{if: [nonempty], then: maybe, else: false}}"), "op",
+                           "expect.shares_storage.then", "takes one of"),
+    "unknown_tensor_attribute": (GOOD.replace("source.clone()", "source.clonez()"), "op", "call",
+                                 "unknown attribute 'clonez'"),
+    "unknown_torch_name": (GOOD.replace("source.clone()", "torch.no_such_fn(source)"), "op", "call",
+                           "unknown name torch.no_such_fn"),
     "bad_version_range": (GOOD + "    applies: {torch: '>=two'}\n", "op", "applies.torch", "bad torch version range"),
     "unknown_predicate": (GOOD.replace("{shares_storage: false}",
                                        "{shares_storage: {if: [sunny], then: true, else: false}}"),
@@ -47,11 +62,36 @@ MALFORMED = {
     "bad_regex": (GOOD.replace("{shares_storage: false}", "{raises: {type: RuntimeError, match: '('}}"), "op",
                   "expect.raises", "bad regular expression"),
     "empty_ndim_range": (GOOD + "    applies: {ndim: [3, 1]}\n", "op", "applies.ndim", "empty range"),
-    "bad_argument_mapping": (GOOD.replace("[clone]", "[{method: to, args: [{colour: red}]}]"), "op", "call.0.args.0",
-                             "an argument mapping has one key"),
     "infeasible_kinds": (GOOD + "    applies: {dtypes: [int64], kinds: [nonleaf]}\n", "op", "applies",
                          "no kind can be drawn"),
+    # ---- programs ----
+    "call_and_program": (GOOD.replace("    expect:", "    program: 'result = source'\n    expect:"), "op", None,
+                         "either `call`"),
+    "call_is_not_one_expression": (GOOD.replace("source.clone()", "'x = source'"), "op", "call", "not valid Python"),
+    "syntax_error": (program("a = source.clone(\nresult = a"), "op", "program", "not valid Python (line 1"),
+    "forbidden_name": (program("os.system('true')\nresult = source"), "op", "program",
+                       "line 1: name 'os' is not allowed"),
+    "forbidden_node": (program("import os\nresult = source"), "op", "program", "Import is not allowed"),
+    "private_attribute": (program("result = source.__class__"), "op", "program", "attribute '__class__'"),
+    "program_without_result": (program("x = source.clone()"), "op", "program", "ends with `result = ...`"),
+    "result_not_last": (program("result = source\nx = 1"), "op", "program", "ends with `result = ...`"),
+    "input_uses_unknown_name": (program("result = a", "    inputs: {a: 'other[1:]'}\n"), "op", "inputs.a",
+                                "name 'other' is not allowed"),
+    "input_shadows_a_module": (program("result = torch", "    inputs: {torch: source}\n"), "op", "inputs.torch",
+                               "cannot name an input"),
+    "check_of_unknown_input": (GOOD.replace("{shares_storage: false}", "{'shares_storage[b]': false}"), "op",
+                               "expect.shares_storage[b]", "no input named 'b'"),
+    "raises_of_an_input": (program("result = a", "    inputs: {a: source}\n").replace(
+        "{shares_storage: false}", "{'raises[a]': null}"), "op", "expect.raises[a]", "about the call"),
 }
+
+
+def load(directory):
+    """What the plugin does at configure: load with the checks, then the names against the installed torch."""
+    spec_set = load_specs(directory, REGISTRY)
+    for entry in spec_set.entries:
+        bind.check_names(entry)
+    return spec_set
 
 
 @pytest.mark.parametrize("name", sorted(MALFORMED))
@@ -59,7 +99,7 @@ def test_malformed_spec_is_reported_precisely(tmp_path, name):
     text, entry, key, message = MALFORMED[name]
     (tmp_path / "bad.yaml").write_text(text.replace("{id}", "op"))
     with pytest.raises(SpecError) as info:
-        load_all(REGISTRY, tmp_path)
+        load(tmp_path)
     err = info.value
     assert err.file == "specs/bad.yaml"
     assert err.entry == entry, str(err)
@@ -69,40 +109,42 @@ def test_malformed_spec_is_reported_precisely(tmp_path, name):
     assert str(err).startswith("specs/bad.yaml")
 
 
+def test_a_program_with_two_aliased_inputs_loads(tmp_path):
+    (tmp_path / "ok.yaml").write_text(program("a.add_(1)\nresult = b.view(-1)", "    inputs: {a: source, b: source}\n")
+                                      .replace("{shares_storage: false}", "{'shares_storage[a]': true}"))
+    (entry,) = load(tmp_path).entries
+    assert entry.program.input_lines() == ["a = source", "b = source"]
+    assert entry.program.lines() == ["a.add_(1)", "result = b.view(-1)"]
+
+
 def test_duplicate_ids_across_files(tmp_path):
     (tmp_path / "a.yaml").write_text(GOOD.replace("{id}", "op"))
     (tmp_path / "b.yaml").write_text(GOOD.replace("{id}", "op"))
     with pytest.raises(SpecError, match=r"specs/b.yaml: entry 'op': id: duplicate id, first defined in specs/a.yaml"):
-        load_all(REGISTRY, tmp_path)
+        load(tmp_path)
 
 
 def test_no_spec_files(tmp_path):
     with pytest.raises(SpecError, match="no spec files"):
-        load_all(REGISTRY, tmp_path)
+        load(tmp_path)
 
 
-def test_schema_knows_exactly_the_registered_invariants():
-    assert set(SCHEMA["$defs"]["expect"]["propertyNames"]["enum"]) == set(REGISTRY)
+def test_schema_knows_exactly_the_registered_checks():
+    pattern = SPEC_SCHEMA["$defs"]["expect"]["propertyNames"]["pattern"]
+    assert set(pattern.split("(", 1)[1].split(")", 1)[0].split("|")) == set(REGISTRY)
 
 
 def test_the_real_specs_load_and_cover_every_seed():
-    entries = load_all(REGISTRY, SPEC_DIR)
+    entries = load(SPEC_DIR).entries
     assert len({e.id for e in entries}) == len(entries)
-    seeds = {s for e in entries for s in e.seeds}
-    assert seeds == {"000", "001", "002", "003"}
+    assert {s for e in entries for s in e.seeds} == {"000", "001", "002", "003"}
 
 
 def test_bad_spec_stops_collection(tmp_path):
     """A bad spec file makes pytest exit with a usage error naming the file (checked in a subprocess)."""
-    import shutil
-    import subprocess
-    import sys
-    from pathlib import Path
+    (tmp_path / "zz_bad.yaml").write_text(GOOD.replace("{id}", "op").replace("source.clone()", "source.clonez()"))
     root = Path(__file__).resolve().parents[2]
-    work = tmp_path / "suite"
-    shutil.copytree(root, work, ignore=shutil.ignore_patterns(".venv", ".git", ".tox", "__pycache__", "results"))
-    (work / "specs" / "zz_bad.yaml").write_text(GOOD.replace("{id}", "op").replace("[clone]", "[clonez]"))
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_conformance.py", "--co"], cwd=work,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_conformance.py", "--co",
+                           f"--specs={tmp_path}"], cwd=root, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 4, proc.stdout + proc.stderr
-    assert "specs/zz_bad.yaml: entry 'op': call.0: unknown op attribute 'clonez'" in proc.stderr
+    assert "specs/zz_bad.yaml: entry 'op': call: unknown attribute 'clonez'" in proc.stderr

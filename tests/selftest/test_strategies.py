@@ -2,12 +2,13 @@
 import pytest
 from hypothesis import HealthCheck, find, given, settings
 
-from strategies import BITS, KINDS, LAYOUTS, MODES, available_dtypes, cases
-from strategies.cases import GRAD_KINDS, corner_cases
-from strategies.dtypes import DTYPE_GROUPS
-from copysuite.invariants import normalized_strides
+from copysuite.checks.attributes import normalized_strides
+from strategies.cases import cases
+from strategies.corners import corner_cases
+from strategies.dtypes import available_dtypes
+from strategies.space import BITS, DTYPE_GROUPS, GRAD_KINDS, KINDS, MODES, PLACEMENTS
 
-ALL = dict(dtypes=available_dtypes(), kinds=KINDS, layouts=LAYOUTS, modes=MODES, device="cpu", bits=BITS)
+ALL = dict(dtypes=available_dtypes(), kinds=KINDS, placements=PLACEMENTS, modes=MODES, device="cpu", bits=BITS)
 FIND = settings(max_examples=2000, database=None, suppress_health_check=list(HealthCheck))
 
 
@@ -16,23 +17,23 @@ def test_every_available_dtype_is_drawn(dtype):
     find(cases(**ALL), lambda c: c.dtype == dtype, settings=FIND)
 
 
-@pytest.mark.parametrize("field, value", [("kind", k) for k in KINDS] + [("layout", lay) for lay in LAYOUTS]
+@pytest.mark.parametrize("field, value", [("kind", k) for k in KINDS] + [("placement", p) for p in PLACEMENTS]
                          + [("mode", m) for m in MODES] + [("bit", b) for b in BITS])
-def test_every_kind_layout_mode_and_bit_is_drawn(field, value):
+def test_every_kind_placement_mode_and_bit_is_drawn(field, value):
     find(cases(**ALL), lambda c: getattr(c, field) == value, settings=FIND)
 
 
 @pytest.mark.parametrize("what, pred", [
     ("0-d", lambda c: c.shape == ()), ("empty", lambda c: c.numel == 0 and len(c.shape) > 0),
     ("size-1 dim", lambda c: 1 in c.shape), ("expanded (stride 0)", lambda c: 0 in c.stride and c.numel > 1),
-    ("offset", lambda c: c.offset > 0), ("non-contiguous", lambda c: c.layout in ("strided", "transposed")),
+    ("offset", lambda c: c.offset > 0), ("non-contiguous", lambda c: c.placement in ("strided", "transposed")),
 ])
 def test_shape_classes_are_drawn(what, pred):
     find(cases(**ALL), pred, settings=FIND)
 
 
 def test_shrinks_to_a_small_case():
-    smallest = find(cases(**ALL), lambda c: c.layout == "transposed" and c.requires_grad, settings=FIND)
+    smallest = find(cases(**ALL), lambda c: c.placement == "transposed" and c.requires_grad, settings=FIND)
     assert smallest.numel <= 4
 
 
@@ -56,17 +57,17 @@ def test_grad_kinds_only_with_differentiable_dtypes(case):
 
 
 # ---- corner cases: the explicit examples every conformance test runs first ------------------------------------------
-def test_corner_cases_cover_every_kind_and_mode_pair_and_each_layout_and_bit():
+def test_corner_cases_cover_every_kind_and_mode_pair_and_each_placement_and_bit():
     corners = corner_cases(**ALL)
     assert {(c.kind, c.mode) for c in corners} == {(k, m) for k in KINDS for m in MODES}
-    assert {c.layout for c in corners} == set(LAYOUTS)
+    assert {c.placement for c in corners} == set(PLACEMENTS)
     assert {c.bit for c in corners} == set(BITS)
     assert corners == corner_cases(**ALL), "corner cases must be the same on every call (they are test examples)"
 
 
 @pytest.mark.parametrize("space", [
     dict(ALL, dtypes=("int64", "bool"), kinds=("plain", "inference")),
-    dict(ALL, dtypes=("float32",), layouts=("transposed",), min_ndim=2),
+    dict(ALL, dtypes=("float32",), placements=("transposed",), min_ndim=2),
     dict(ALL, dtypes=("complex64",), bits=("conj",), modes=("no_grad",)),
     dict(ALL, min_ndim=1, max_ndim=1, nonempty=True),
     dict(ALL, max_ndim=0),
@@ -76,7 +77,7 @@ def test_corner_cases_stay_inside_the_space_they_are_given(space):
     assert corners, f"no corner case for {space}"
     for c in corners:
         assert c.dtype in space["dtypes"] and c.kind in space["kinds"] and c.mode in space["modes"]
-        assert c.layout in space["layouts"] and c.bit in space["bits"]
+        assert c.placement in space["placements"] and c.bit in space["bits"]
         assert space.get("min_ndim", 0) <= len(c.shape) <= space.get("max_ndim", 3)
         assert not space.get("nonempty") or c.numel > 0
         assert c.kind not in GRAD_KINDS or c.dtype in DTYPE_GROUPS["differentiable"]
@@ -87,6 +88,6 @@ def test_corner_cases_stay_inside_the_space_they_are_given(space):
 
 
 def test_corner_cases_respect_the_filter_and_drop_a_pair_with_no_accepted_case():
-    corners = corner_cases(**ALL, accept=lambda c: c.layout != "contiguous" and c.mode != "inference_mode")
-    assert corners and all(c.layout != "contiguous" for c in corners)
+    corners = corner_cases(**ALL, accept=lambda c: c.placement != "contiguous" and c.mode != "inference_mode")
+    assert corners and all(c.placement != "contiguous" for c in corners)
     assert {c.mode for c in corners} == {"enabled", "no_grad"}

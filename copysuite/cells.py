@@ -1,0 +1,37 @@
+"""The one place a conformance cell's id is built and read back: `ENTRY-CHECK-DEVICE` (imports no torch).
+
+A cell is one (spec entry, check, device); CHECK is the expectation's key, `shares_storage` or `shares_storage[b]`
+for an input other than `source`. Entry ids hold no `-` (specs/schema.json), so the id splits from the right. Every
+character is one pytest's `-k` accepts: `pytest -k 'clone:dense-strides'` selects that cell's test.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TEST_NAME = "test_invariant"
+
+
+@dataclass(frozen=True, order=True)
+class CellId:
+    entry: str
+    check: str
+    device: str
+
+    def __str__(self) -> str:
+        return f"{self.entry}-{self.check}-{self.device}"
+
+    @classmethod
+    def parse(cls, text: str) -> "CellId":
+        entry, check, device = text.rsplit("-", 2)
+        return cls(entry, check, device)
+
+    @classmethod
+    def from_nodeid(cls, nodeid: str) -> "CellId | None":
+        """The cell of a conformance test's node id (`...::test_invariant[ID]`), None for any other test."""
+        marker = f"::{TEST_NAME}["
+        if marker not in nodeid or not nodeid.endswith("]"):
+            return None
+        return cls.parse(nodeid.split(marker, 1)[1][:-1])
+
+    def as_dict(self) -> dict:
+        return {"id": str(self), "entry": self.entry, "check": self.check, "device": self.device}

@@ -1,0 +1,84 @@
+"""Checks on memory and identity: what the result is, whether it is or shares the input, whether writes reach the
+input, whether the call changed the input, and whether the values are the input's."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from copysuite import probes, storage
+from copysuite.checks.base import BOOLEAN, Observed, check, one_of
+from strategies.space import KINDS
+
+NOT_INFERENCE = tuple(k for k in KINDS if k != "inference")
+
+
+@check("result_type", accepts=one_of("tensor", "parameter", "ndarray", "list", "scalar", "none"))
+def result_type(ex):
+    """What kind of object the op returns."""
+    r = ex.result
+    if isinstance(r, torch.nn.Parameter):
+        return Observed("parameter")
+    if isinstance(r, torch.Tensor):
+        return Observed("tensor")
+    if isinstance(r, np.ndarray):
+        return Observed("ndarray")
+    if isinstance(r, list):
+        return Observed("list")
+    if r is None:
+        return Observed("none")
+    return Observed("scalar", type(r).__name__)
+
+
+@check("same_object", accepts=BOOLEAN)
+def same_object(ex):
+    """The result is the input object itself (`result is source`)."""
+    return Observed(ex.result is ex.subject, f"id(input)={id(ex.subject):#x} id(result)={id(ex.result):#x}")
+
+
+@check("shares_storage", accepts=BOOLEAN)
+def shares_storage(ex):
+    """The result lives in the input's storage (same storage object, or overlapping memory)."""
+    return Observed(storage.shares_storage(ex.subject, ex.result),
+                    f"input memory {storage.memory_of(ex.subject)}, result memory {storage.memory_of(ex.result)}")
+
+
+@check("writes_through", accepts=BOOLEAN, needs_data=True)
+def writes_through(ex):
+    """Overwriting the result in place changes the input's values."""
+    how = probes.write_into(ex.result)
+    if how is None:
+        return Observed(False, "nothing to write (not a tensor or array, or not writable)")
+    changed = storage.value_bytes(ex.subject) != ex.before["values"]
+    return Observed(changed, f"wrote {how}; input {'changed' if changed else 'unchanged'}")
+
+
+@check("shares_version_counter", accepts=BOOLEAN, kinds=NOT_INFERENCE, needs_data=True)
+def shares_version_counter(ex):
+    """An in-place write to the result bumps the input's version counter (`_version`)."""
+    v0 = ex.subject._version
+    how = probes.write_into(ex.result)
+    if how is None:
+        return Observed(False, "nothing to write (no elements, or not a tensor)")
+    return Observed(ex.subject._version != v0, f"wrote {how}; input._version {v0} -> {ex.subject._version}")
+
+
+@check("source_untouched", accepts=BOOLEAN)
+def source_untouched(ex):
+    """The op leaves the input as it was: values, requires_grad, is_leaf, grad, version, bits, shape."""
+    changes = probes.changes(ex.before, ex.subject)
+    return Observed(not changes, "; ".join(changes) or "nothing changed")
+
+
+@check("values_equal", accepts=one_of(True), needs_data=True)
+def values_equal(ex):
+    """The result holds exactly the input's values in the same order (converted to the result's dtype), bit for
+    bit, so NaN equals the same NaN."""
+    r, src = ex.result, ex.before_values
+    if isinstance(r, (torch.Tensor, np.ndarray)):
+        got = storage.as_tensor_values(r, src.dtype)
+        want = storage.host_copy(src, got.dtype)
+    else:  # a (nested) list or a Python scalar
+        want = storage.host_copy(src)
+        got = storage.as_tensor_values(r, want.dtype)
+    got, want = storage.flat(got), storage.flat(want)  # the shape is the `shape` check's business
+    return Observed(storage.values_equal(got, want), f"result {storage.few(got)} vs input {storage.few(want)}")

@@ -1,0 +1,93 @@
+"""What a spec set declares to change between torch releases: its version gates and the entries' torch ranges
+(imports no torch).
+
+`summarize` turns loaded entries into plain data that the outcome JSON carries, so that the upgrade gate judges two
+runs by the specs that produced them (not by whatever the current checkout holds) and runs where torch is absent.
+`changes_between` answers the gate's question for one cell, `release_changes` the change log's for the whole set.
+"""
+from __future__ import annotations
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from copysuite import expectations
+from copysuite.expectations import KNOWN_RELEASES, Choice
+
+
+def summarize(entries) -> dict:
+    """{entry id: {file, program, torch, gates: {key: [{path, gates: [{torch, value, evidence}]}]}}}"""
+    out = {}
+    for e in entries:
+        gates = {}
+        for key, node in e.expect.items():
+            found = [{"path": list(labels), "gates": [{"torch": b.torch_text, "evidence": b.evidence,
+                                                       "value": expectations.describe(b.value)}
+                                                      for b in n.branches]}
+                     for labels, n in expectations.walk(node) if isinstance(n, Choice) and n.gated]
+            if found:
+                gates[key] = found
+        out[e.id] = {"file": e.file, "program": e.program.text, "inputs": dict(e.program.inputs),
+                     "torch": e.applies.torch, "gates": gates}
+    return out
+
+
+def _covers(text: str, version: Version) -> bool:
+    return version in SpecifierSet(text, prereleases=True)
+
+
+def _gate_index(gates, version: Version):
+    return next((i for i, g in enumerate(gates) if _covers(g["torch"], version)), None)
+
+
+def changes_between(entry_id: str, entry: dict, key: str, old: Version, new: Version) -> list[str]:
+    """Readable lines, with evidence, for what the specs declare to differ for one expectation between two
+    releases: the entry's own torch range, and every gate whose chosen branch differs."""
+    out = []
+    if entry["torch"] and _covers(entry["torch"], old) != _covers(entry["torch"], new):
+        out.append(f"{entry_id} applies to torch{entry['torch']} only ({entry['file']})")
+    for choice in entry["gates"].get(key, []):
+        gates = choice["gates"]
+        a, b = _gate_index(gates, old), _gate_index(gates, new)
+        if a != b:
+            where = f" ({'; '.join(choice['path'])})" if choice["path"] else ""
+            text = lambda i: "no gate" if i is None else f"torch{gates[i]['torch']}: {gates[i]['value']}"
+            evidence = sorted({gates[i]["evidence"] for i in (a, b) if i is not None})
+            out.append(f"{entry_id}.{key}{where}: {text(a)} -> {text(b)} [{', '.join(evidence)}]")
+    return out
+
+
+def _boundaries(specifier_texts):
+    """Candidate releases: the known ones and every version a specifier names, sorted."""
+    out = set(KNOWN_RELEASES) | {Version("0")}
+    for text in specifier_texts:
+        for spec in SpecifierSet(text, prereleases=True):
+            out.add(Version(spec.version.replace(".*", "")))
+    return sorted(out)
+
+
+def release_changes(summary: dict) -> list[tuple]:
+    """(release, Markdown line) for every declared change: where an entry starts or stops applying, and where a
+    gate's value changes."""
+    items = []
+    for eid, entry in summary.items():
+        rng = entry["torch"]
+        if rng:
+            points = _boundaries([rng])
+            for prev, cur in zip(points, points[1:]):
+                if _covers(rng, prev) != _covers(rng, cur):
+                    verb = "is covered from" if _covers(rng, cur) else "is no longer covered from"
+                    items.append((cur, f"`{eid}` (`{entry['program']}`) {verb} this release: the spec applies to "
+                                       f"torch{rng} ({entry['file']})"))
+        for key, choices in entry["gates"].items():
+            for choice in choices:
+                gates = choice["gates"]
+                points = _boundaries([g["torch"] for g in gates])
+                for prev, cur in zip(points, points[1:]):
+                    a, b = _gate_index(gates, prev), _gate_index(gates, cur)
+                    if a == b or a is None or b is None:
+                        continue
+                    where = f" ({'; '.join(choice['path'])})" if choice["path"] else ""
+                    ev = " · ".join(sorted({gates[a]["evidence"], gates[b]["evidence"]}))
+                    items.append((cur, f"`{eid}` **{key}**{where}: `{gates[a]['value']}` → `{gates[b]['value']}` "
+                                       f"— evidence: {ev} ({entry['file']})"))
+    return items

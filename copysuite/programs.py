@@ -1,0 +1,170 @@
+"""The code a spec entry runs: a Python expression (`call`) or a few statements ending in `result = ...`
+(`program`), over named inputs derived from the generated `source` (imports no torch).
+
+The text is checked when the spec loads, by walking its syntax tree against an allow-list of node kinds and names,
+and that same text is what a failure prints and what runs: there is no other representation of a call.
+
+    call: source.clone()                     runs `result = source.clone()`
+    inputs: {a: source, b: "source[1:]"}     runs `a = source` and `b = source[1:]` before the program
+    program: |
+      a.add_(1)
+      result = b.view(-1)
+"""
+from __future__ import annotations
+
+import ast
+import importlib
+from dataclasses import dataclass, field
+from types import CodeType
+
+# The names a program may use besides its inputs and its own variables: modules (as `name: module`) and builtins.
+MODULES = {"torch": "torch", "np": "numpy", "copy": "copy", "pickle": "pickle", "io": "io"}
+BUILTINS = ("tuple", "list", "dict", "range", "reversed", "len", "slice", "float", "int", "bool", "complex",
+            "isinstance", "id")
+# Attributes starting with "_" are refused (torch internals change between releases), except these.
+PRIVATE_ATTRIBUTES = ("_base", "_version")
+NODES = (
+    ast.Module, ast.Expression, ast.Expr, ast.Assign, ast.AugAssign, ast.With, ast.withitem, ast.Name, ast.Load,
+    ast.Store, ast.Constant, ast.Attribute, ast.Call, ast.keyword, ast.Starred, ast.Subscript, ast.Slice, ast.Tuple,
+    ast.List, ast.Dict, ast.ListComp, ast.comprehension, ast.UnaryOp, ast.UAdd, ast.USub, ast.Not, ast.BinOp,
+    ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult, ast.Compare, ast.Eq,
+    ast.NotEq, ast.Is, ast.IsNot, ast.Lt, ast.Gt, ast.LtE, ast.GtE,
+)
+SOURCE = "source"
+RESULT = "result"
+
+
+class ProgramError(Exception):
+    """What is wrong with a call, a program or an input; `key` says which (call, program, inputs.NAME)."""
+
+    def __init__(self, key: str, message: str):
+        self.key, self.message = key, message
+        super().__init__(f"{key}: {message}")
+
+
+@dataclass(frozen=True)
+class Program:
+    text: str                            # the statements, the last one `result = ...`
+    inputs: tuple = ()                   # ((name, expression over source), ...), in order
+    filename: str = "<spec>"             # what tracebacks name, e.g. "<specs/copies.yaml: clone>"
+    key: str = "program"                 # where the text sits in the spec: "call" or "program"
+    code: CodeType = field(default=None, repr=False, compare=False)
+    input_code: CodeType = field(default=None, repr=False, compare=False)
+    tree: ast.Module = field(default=None, repr=False, compare=False)
+
+    @property
+    def input_names(self) -> tuple:
+        return (SOURCE,) + tuple(name for name, _ in self.inputs)
+
+    def input_lines(self) -> list[str]:
+        return [f"{name} = {expr}" for name, expr in self.inputs]
+
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    def modules_used(self) -> list[str]:
+        """`import` lines for the modules the inputs and the program name (torch always: the input needs it)."""
+        used = {n.id for tree in (self.tree, *(_parse(e, "eval", "") for _, e in self.inputs))
+                for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        lines = ["import torch"]
+        for name, module in MODULES.items():
+            if name in used and name != "torch":
+                lines.append(f"import {module}" + (f" as {name}" if name != module else ""))
+        return lines
+
+    def bind(self, namespace: dict) -> None:
+        """Add the inputs to a namespace that holds `source` (runs `input_lines()`)."""
+        exec(self.input_code, namespace)  # noqa: S102 - the spec's own text, checked at load and printed on failure
+
+    def run(self, namespace: dict):
+        """Run the program (its `text`) in a namespace that holds the inputs; returns `result`."""
+        exec(self.code, namespace)  # noqa: S102 - the spec's own text, checked at load and printed on failure
+        return namespace[RESULT]
+
+    def attributes(self):
+        """(dotted name, kind, key) of the attributes the program and its inputs reach: kind "module" for
+        `torch.asarray`, a path from a module; kind "value" for an attribute of an input or of what an expression
+        on an input gave (`numpy` in `source.detach().numpy()`). Attributes of the program's own variables are not
+        listed: their type is open. `key` says where: "call", "program" or "inputs.NAME"."""
+        trees = [(self.key, self.tree)] + [(f"inputs.{n}", _parse(e, "eval", "")) for n, e in self.inputs]
+        for key, tree in trees:
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Attribute):
+                    found = _classify(node, set(self.input_names))
+                    if found:
+                        yield (*found, key)
+
+
+def namespace() -> dict:
+    """A fresh namespace with the modules a program may name."""
+    return {name: importlib.import_module(module) for name, module in MODULES.items()}
+
+
+def parse_program(*, call=None, program=None, inputs=None, filename="<spec>") -> Program:
+    """A checked Program from an entry's `call` (an expression) or `program` (statements), and its `inputs`."""
+    inputs = tuple((inputs or {}).items())
+    known = set(MODULES) | set(BUILTINS) | {SOURCE}
+    for name, expr in inputs:
+        if not name.isidentifier() or name in known or name == RESULT:
+            raise ProgramError(f"inputs.{name}", f"{name!r} cannot name an input (it is taken, or not a name)")
+        if not isinstance(expr, str):
+            raise ProgramError(f"inputs.{name}", f"an input is a Python expression over `source`, got {expr!r}")
+        _check(_parse(expr, "eval", f"inputs.{name}"), known, f"inputs.{name}")
+        known.add(name)
+    if call is not None:
+        _parse(call, "eval", "call")  # one expression, nothing else
+        text, key = f"{RESULT} = {call.strip()}", "call"
+    else:
+        text, key = program.strip("\n"), "program"
+    tree = _parse(text, "exec", key)
+    last = tree.body[-1] if tree.body else None
+    if not (isinstance(last, ast.Assign) and len(last.targets) == 1
+            and isinstance(last.targets[0], ast.Name) and last.targets[0].id == RESULT):
+        raise ProgramError(key, f"a program ends with `{RESULT} = ...` (the value the checks judge)")
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    _check(tree, known | stored, key)
+    input_text = "\n".join(f"{name} = {expr}" for name, expr in inputs)
+    return Program(text=text, inputs=inputs, filename=filename, key=key, tree=tree,
+                   code=compile(tree, filename, "exec"), input_code=compile(input_text, filename + " inputs", "exec"))
+
+
+def _parse(text: str, mode: str, key: str):
+    try:
+        return ast.parse(text, mode=mode)
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}: " if mode == "exec" and exc.lineno else ""
+        raise ProgramError(key, f"not valid Python ({where}{exc.msg}): {text!r}") from None
+
+
+def _check(tree, names: set, key: str) -> None:
+    for node in ast.walk(tree):
+        line = f"line {node.lineno}: " if hasattr(node, "lineno") and isinstance(tree, ast.Module) else ""
+        if not isinstance(node, NODES):
+            raise ProgramError(key, f"{line}{type(node).__name__} is not allowed in a spec program (allowed: "
+                                    f"expressions, assignments, calls, indexing, `with`)")
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in names:
+            raise ProgramError(key, f"{line}name {node.id!r} is not allowed (allowed: the inputs and the "
+                                    f"program's own variables {', '.join(sorted(names - set(MODULES) - set(BUILTINS)))};"
+                                    f" the modules {', '.join(MODULES)}; {', '.join(BUILTINS)})")
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and node.attr not in PRIVATE_ATTRIBUTES:
+            raise ProgramError(key, f"{line}attribute {node.attr!r} is not allowed (private; allowed: "
+                                    f"{', '.join(PRIVATE_ATTRIBUTES)})")
+
+
+def _classify(node: ast.Attribute, input_names: set):
+    """(dotted name, "module") for a pure attribute path from a module, (name, "value") for an attribute of
+    something an input expression gives, None otherwise."""
+    path, value, pure = [node.attr], node.value, True
+    while not isinstance(value, ast.Name):
+        if isinstance(value, ast.Attribute):
+            path.append(value.attr) if pure else None
+            value = value.value
+        elif isinstance(value, (ast.Call, ast.Subscript)):
+            pure, value = False, value.func if isinstance(value, ast.Call) else value.value
+        else:
+            return None
+    if value.id in MODULES and pure:
+        return ".".join([MODULES[value.id], *reversed(path)]), "module"
+    if value.id in input_names:
+        return node.attr, "value"
+    return None

@@ -1,0 +1,125 @@
+"""Each check on hand-built tensors: one program where it must hold and one where it must not."""
+import pytest
+import torch
+
+from copysuite.checks import REGISTRY
+from copysuite.checks.attributes import normalized_strides
+from copysuite.checks.base import error_matches
+from copysuite.programs import parse_program
+from copysuite.runner import execute
+from copysuite.storage import shares_storage
+from strategies.cases import Case, contiguous_strides
+
+
+def leaf_case():
+    """A 2x3 float32 leaf that requires grad, in grad mode: values 0 ... 5."""
+    return Case(dtype="float32", shape=(2, 3), placement="contiguous", kind="leaf_requires_grad", mode="enabled",
+                device="cpu", base_numel=6, stride=(3, 1), offset=0, values=tuple(float(v) for v in range(6)))
+
+
+def observe(name, call, case=None):
+    check = REGISTRY[name]
+    ex = execute(parse_program(call=call), case or leaf_case(), prepare=check.prepare)
+    assert ex.error is None, ex.error
+    return check.observe(ex).value
+
+
+CASES = [
+    ("same_object", "source", True), ("same_object", "source.detach()", False),
+    ("shares_storage", "source.detach()", True), ("shares_storage", "source.detach().clone()", False),
+    ("shares_storage", "source.detach()[1:, 1:]", True),  # an offset view
+    ("shares_storage", "source.detach().numpy()", True), ("shares_storage", "source.detach().numpy().copy()", False),
+    ("writes_through", "source.detach()", True), ("writes_through", "source.detach().clone()", False),
+    ("autograd_view", "source.view(6)", True), ("autograd_view", "source.detach()", False),
+    ("shares_version_counter", "source.detach()", True), ("shares_version_counter", "source.data", False),
+    ("backward_sees_write", "source.detach()", True), ("backward_sees_write", "source.data", False),
+    ("requires_grad", "source.clone()", True), ("requires_grad", "source.detach()", False),
+    ("is_leaf", "source.detach()", True), ("is_leaf", "source.clone()", False),
+    ("grad_fn", "source.clone()", "CloneBackward0"), ("grad_fn", "source.detach()", None),
+    ("retains_grad", "source.clone().retain_grad()", False),
+    ("grad_to_source", "source.clone()", "ones"), ("grad_to_source", "source[0]", "partial"),
+    ("grad_to_source", "source.detach()", "none"),
+    ("grad_accumulates", "source.clone()", "accumulates"), ("grad_accumulates", "source.detach()", "none"),
+    ("source_untouched", "source.clone()", True), ("source_untouched", "source.requires_grad_(False)", False),
+    ("values_equal", "source.clone()", True), ("values_equal", "source * 2", False),
+    ("values_equal", "source.tolist()", True), ("values_equal", "source.detach().numpy()", True),
+    ("strides", "source.t()", (1, 3)), ("dtype", "source.double()", "float64"),
+    ("result_type", "source.detach().numpy()", "ndarray"), ("result_type", "source.tolist()", "list"),
+]
+
+
+@pytest.mark.parametrize("name, call, want", CASES)
+def test_check_observes(name, call, want):
+    assert observe(name, call) == want
+
+
+def test_retains_grad_after_retain_grad_on_a_non_leaf():
+    program = parse_program(program="result = source * 2\nresult.retain_grad()\nresult = result")
+    ex = execute(program, leaf_case())
+    assert REGISTRY["retains_grad"].observe(ex).value is True
+
+
+def test_call_checks_see_the_error_and_the_warnings():
+    ex = execute(parse_program(call="source.numpy()"), leaf_case())
+    assert ex.error[0] == "RuntimeError" and "requires grad" in ex.error[1]
+    assert REGISTRY["raises"].agrees({"type": "RuntimeError", "match": "requires grad"}, ex.error)
+    ex = execute(parse_program(call="torch.tensor(source)"), leaf_case())
+    assert REGISTRY["warns"].agrees({"type": "UserWarning", "match": "copy construct"}, ex.warnings)
+    assert not REGISTRY["warns"].agrees(None, ex.warnings)
+
+
+def test_a_check_judges_the_input_its_key_names():
+    program = parse_program(call="b.clone()", inputs={"a": "source", "b": "source.detach()[1:]"})
+    ex = execute(program, leaf_case(), subject="b")
+    assert ex.subject is ex.namespace["b"] and REGISTRY["values_equal"].observe(ex).value
+    assert not REGISTRY["same_object"].observe(ex).value
+    ex = execute(parse_program(call="b", inputs={"a": "source", "b": "source"}), leaf_case(), subject="a")
+    assert REGISTRY["same_object"].observe(ex).value, "aliased inputs are one object"
+
+
+def test_same_stands_for_the_inputs_own_value():
+    ex = execute(parse_program(call="source.t()"), leaf_case())
+    assert REGISTRY["shape"].expected_value("same", ex) == (2, 3) != REGISTRY["shape"].observe(ex).value
+
+
+def test_shares_storage_edge_cases():
+    empty = torch.empty(0)
+    assert empty.data_ptr() == 0
+    assert shares_storage(empty, empty.detach())       # same storage object, no memory
+    assert not shares_storage(empty, torch.empty(0))   # two empty tensors share nothing
+    meta = torch.empty(3, device="meta")
+    assert shares_storage(meta, meta.view(3)) and not shares_storage(meta, meta.clone())
+    assert not shares_storage(torch.ones(2), [1.0, 1.0])
+
+
+def test_values_equal_is_nan_aware_and_exact():
+    case = Case(dtype="float32", shape=(2,), placement="contiguous", kind="plain", mode="enabled", device="cpu",
+                base_numel=2, stride=(1,), offset=0, values=(1.0, float("nan")))
+    assert observe("values_equal", "source.clone()", case)
+    assert not observe("values_equal", "source * 2", case)
+
+
+def test_strides_of_size_one_and_empty_dims_are_not_compared():
+    assert normalized_strides((1, 3), (99, 1)) == (None, 1)
+    assert normalized_strides((0, 3), (3, 1)) == "any (no elements)"
+    assert normalized_strides((2, 3), contiguous_strides((2, 3))) == (3, 1)
+
+
+def test_error_matching():
+    want = {"type": "RuntimeError", "match": "requires grad"}
+    assert error_matches(want, ("RuntimeError", "Can't call numpy() on Tensor that requires grad."))
+    assert not error_matches(want, ("TypeError", "requires grad"))
+    assert not error_matches(want, None) and error_matches(None, None)
+    assert error_matches(None, []) and not error_matches(None, [("UserWarning", "x")])
+
+
+def test_grad_to_source_reaches_means_ones_or_partial():
+    agrees = REGISTRY["grad_to_source"].agrees
+    assert agrees("reaches", "ones") and agrees("reaches", "partial") and not agrees("reaches", "none")
+    assert agrees("ones", "ones") and not agrees("ones", "partial")
+
+
+def test_every_check_has_a_selftest():
+    covered = {name for name, _, _ in CASES} | {"retains_grad", "raises", "warns"}
+    trivial = {"shape", "device", "layout", "is_conj", "is_neg", "is_pinned"}  # plain attribute reads
+    assert set(REGISTRY) - covered - trivial == set()

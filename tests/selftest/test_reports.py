@@ -1,0 +1,126 @@
+"""The report tools on hand-made outcome files: the upgrade gate (declared vs undeclared, exit codes), the matrix,
+the change log, and all three where torch cannot be imported."""
+import copy
+import json
+import subprocess
+import sys
+
+from pathlib import Path
+
+import pytest
+
+from copysuite import gate, matrix
+from copysuite.declared import summarize
+from copysuite.outcome_format import FORMAT
+from copysuite.specs import load_specs
+
+SPEC_ENTRIES = summarize(load_specs().entries)  # the real specs' declarations (torch-free)
+ASARRAY = "torch.asarray:copy_none"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cell(entry, check, outcome, reason=None, failure=None):
+    return {"id": f"{entry}-{check}-cpu", "entry": entry, "check": check, "device": "cpu", "outcome": outcome,
+            "skip_reason": reason, "failure": failure}
+
+
+def doc(torch_version, cells, failed_tests=(), digest="specs-1"):
+    return {"format": FORMAT, "created": "2026-11-22T00:00:00+00:00", "torch": torch_version, "numpy": "2.0",
+            "python": "3.11", "platform": "linux", "hypothesis_profile": "ci", "devices": {"cpu": "available"},
+            "specs": {"digest": digest, "revision": None, "files": [], "entries": SPEC_ENTRIES},
+            "session": {"passed": 1, "failed": len(failed_tests), "skipped": 0, "xfailed": 0, "xpassed": 0,
+                        "errors": 0, "failed_tests": list(failed_tests)},
+            "casualties": [], "cells": copy.deepcopy(cells)}
+
+
+def mismatch(expected, observed):
+    return {"kind": "mismatch", "expected": expected, "observed": observed, "message": "..."}
+
+
+HELD = [cell("clone", "shares_storage", "passed"), cell(ASARRAY, "requires_grad", "passed")]
+
+
+def write(tmp_path, name, document):
+    path = tmp_path / name
+    path.write_text(json.dumps(document))
+    return str(path)
+
+
+def run_gate(tmp_path, base, cand, *extra):
+    a, b = write(tmp_path, "a.json", base), write(tmp_path, "b.json", cand)
+    md = tmp_path / "gate.md"
+    return gate.main([a, b, "--markdown", str(md), *extra]), md.read_text()
+
+
+def test_same_outcomes_pass_and_list_the_declared_change(tmp_path):
+    code, md = run_gate(tmp_path, doc("2.10.0", HELD), doc("2.12.1", HELD))
+    assert code == 0 and "PASS" in md
+    assert f"{ASARRAY}.requires_grad" in md and "pull/170897" in md
+
+
+def test_a_difference_the_specs_explain_is_declared(tmp_path):
+    # a run judged against the old expectation would fail on the new release: the gate names the evidence
+    cand = doc("2.12.1", [HELD[0], cell(ASARRAY, "requires_grad", "failed", failure=mismatch(False, True))])
+    code, md = run_gate(tmp_path, doc("2.10.0", HELD), cand)
+    assert f"[declared] {ASARRAY} / requires_grad / cpu: passed -> failed" in md
+    assert code == 1, "a failure on the candidate fails the gate even when declared"
+
+
+def test_an_unexplained_difference_fails_the_gate(tmp_path):
+    cand = doc("2.14.1", [cell("clone", "shares_storage", "skipped", reason="why"), HELD[1]])
+    code, md = run_gate(tmp_path, doc("2.13.0", HELD), cand)
+    assert code == 1 and "[UNDECLARED] clone / shares_storage / cpu: passed -> skipped" in md
+
+
+def test_a_failing_seed_scenario_on_the_candidate_fails_the_gate(tmp_path):
+    cand = doc("2.14.1", HELD, failed_tests=["tests/seeds/test_002_zh.py::test_x"])
+    code, md = run_gate(tmp_path, doc("2.13.0", HELD), cand)
+    assert code == 1 and "tests/seeds/test_002_zh.py::test_x" in md
+
+
+def test_runs_judged_by_different_spec_sets_fail_the_gate(tmp_path):
+    code, md = run_gate(tmp_path, doc("2.13.0", HELD), doc("2.14.1", HELD, digest="specs-2"))
+    assert code == 1 and "different spec sets" in md
+
+
+def test_same_flags_any_change_in_details(tmp_path):
+    base = doc("2.13.0", [cell("clone", "shares_storage", "skipped", reason="one reason")])
+    cand = doc("2.13.0", [cell("clone", "shares_storage", "skipped", reason="another reason")])
+    assert run_gate(tmp_path, base, base, "--same")[0] == 0
+    assert run_gate(tmp_path, base, cand, "--same")[0] == 1
+
+
+def test_a_file_that_is_not_an_outcome_document_is_refused(tmp_path):
+    bad = doc("2.13.0", HELD)
+    del bad["cells"][0]["outcome"]
+    a, b = write(tmp_path, "a.json", doc("2.13.0", HELD)), write(tmp_path, "b.json", bad)
+    assert gate.main([a, b]) == 2
+
+
+def test_matrix_cells_and_totals(tmp_path):
+    write(tmp_path, "a.json", doc("2.10.0", HELD))
+    write(tmp_path, "b.json", doc("2.12.1", [HELD[0], cell(ASARRAY, "requires_grad", "failed",
+                                                           failure=mismatch(False, True))]))
+    md, page = tmp_path / "m.md", tmp_path / "m.html"
+    assert matrix.main([str(tmp_path), "--markdown", str(md), "--html", str(page)]) == 0
+    text = md.read_text()
+    assert f"| {ASARRAY} | requires_grad | ✓ | ✗ |" in text
+    assert "| failed | 0 | 1 |" in text and "Rows whose outcome differs between columns (1)" in text
+    assert "expected False, observed True" in page.read_text()
+
+
+NO_TORCH = "import sys; sys.modules['torch'] = None; from copysuite.__main__ import main; sys.exit(main(sys.argv[1:]))"
+
+
+@pytest.mark.parametrize("command", ["gate", "matrix", "changelog"])
+def test_report_tools_run_without_torch(tmp_path, command):
+    """`import torch` fails in these processes: the tools must not need it (they run where torch is absent)."""
+    a, b = write(tmp_path, "a.json", doc("2.10.0", HELD)), write(tmp_path, "b.json", doc("2.12.1", HELD))
+    args = {"gate": [a, b], "matrix": [str(tmp_path), "--markdown", str(tmp_path / "m.md")],
+            "changelog": ["--output", str(tmp_path / "c.md")]}[command]
+    proc = subprocess.run([sys.executable, "-c", NO_TORCH, command, *args], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    probe = subprocess.run([sys.executable, "-c", "import sys; sys.modules['torch'] = None; import torch"],
+                           capture_output=True, text=True)
+    assert probe.returncode != 0, "the no-torch harness does not block torch"
