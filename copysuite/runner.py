@@ -23,18 +23,14 @@ from strategies.cases import MODE_MANAGER
 @dataclass
 class Execution:
     case: object
-    namespace: dict             # the inputs, the modules, and `result` after the call
-    subject_name: str           # the input the check judges
+    namespace: dict             # the inputs, the modules, and the program's variables after the call
+    subject: object             # the input the check judges, as it was bound before the call
     result: object
     error: tuple | None         # (exception type name, message) raised by the call
     warnings: list              # [(category name, message)] emitted by the call
     before: dict                # the judged input's snapshot before the call (copysuite.probes.snapshot)
     before_values: object       # a CPU copy of its values before the call (None on meta)
     prepared: object            # what the check's `prepare` made before the call
-
-    @property
-    def subject(self):
-        return self.namespace[self.subject_name]
 
 
 def versions_line() -> str:
@@ -62,7 +58,7 @@ def execute(program, case, subject: str = programs.SOURCE, prepare=None) -> Exec
         except Exception as exc:  # the spec says whether an error is expected; anything else is reported
             error = (type(exc).__name__, str(exc))
     seen = [(w.category.__name__, str(w.message)) for w in caught]
-    return Execution(case, ns, subject, result, error, seen, before, before_values, prepared)
+    return Execution(case, ns, judged, result, error, seen, before, before_values, prepared)
 
 
 def program_lines(program, case) -> list[str]:

@@ -134,8 +134,9 @@ def _():
 
 
 @fault("detach_drops_version_counter", "detach() behaves like .data: same memory, but a version counter of its own, "
-       "so autograd no longer sees writes made through it", entries=["detach"],
-       expected=[("detach", "shares_version_counter"), ("detach", "backward_sees_write")])
+       "so autograd no longer sees writes made through it", entries=["detach", "detach.write_through_alias"],
+       expected=[("detach", "shares_version_counter"), ("detach", "backward_sees_write"),
+                 ("detach.write_through_alias", "shares_version_counter[b]")])
 def _():
     def detach(self):
         return _data.__get__(self, type(self))

@@ -72,6 +72,10 @@ def test_a_check_judges_the_input_its_key_names():
     program = parse_program(call="b.clone()", inputs={"a": "source", "b": "source.detach()[1:]"})
     ex = execute(program, leaf_case(), subject="b")
     assert ex.subject is ex.namespace["b"] and REGISTRY["values_equal"].observe(ex).value
+    ex = execute(parse_program(program="y = x + y\nresult = y", inputs={"x": "source", "y": "source"}), leaf_case(),
+                 subject="y")
+    assert ex.subject is ex.namespace["source"], "the input as bound before the program, not the name rebound"
+    assert not REGISTRY["shares_storage"].observe(ex).value
     assert not REGISTRY["same_object"].observe(ex).value
     ex = execute(parse_program(call="b", inputs={"a": "source", "b": "source"}), leaf_case(), subject="a")
     assert REGISTRY["same_object"].observe(ex).value, "aliased inputs are one object"

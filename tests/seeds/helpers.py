@@ -1,0 +1,27 @@
+"""What the seed-article tests share: tensors on a device, exact comparison, and reading .grad for real."""
+import warnings
+
+import pytest
+import torch
+
+from strategies.devices import device_skip_reason
+
+DEVICES = [pytest.param(d, marks=pytest.mark.skipif(device_skip_reason(d) is not None,
+                                                     reason=f"{device_skip_reason(d)}")) for d in ("cpu", "cuda")]
+
+
+def t(values, device="cpu", **kw):
+    return torch.tensor(values, device=device, **kw)
+
+
+def grad_of(x):
+    """x.grad, read for real. A non-leaf that did not retain its gradient has none, and torch warns when it is
+    read: the warning is silenced, the value is what torch holds (tests/seeds/test_helpers.py shows both ways)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The .grad attribute of a Tensor that is not a leaf Tensor",
+                                category=UserWarning)
+        return x.grad
+
+
+def close(a, b):
+    torch.testing.assert_close(a, b, rtol=0, atol=0, check_device=False)

@@ -1,0 +1,172 @@
+"""Article 000 (ja): detach, clone, cpu and numpy, worked examples, pinned with its printed numbers.
+
+The generic form of every claim is also a spec entry (docs/seed-claims.md); this keeps the article's own programs'
+numbers honest. Examples the article ran on CUDA run on every available device: cuda is skipped with its
+reason where there is none.
+"""
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+from copysuite.storage import shares_storage
+from tests.seeds.helpers import DEVICES, close, grad_of, t
+
+
+@pytest.mark.parametrize("device", DEVICES)
+class TestArticle000:
+    def test_basic_graph(self, device):
+        x, w, b = t([2.0], device), t([1.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+        y = x * w + b
+        y.backward()
+        close(y.detach(), t([5.0], device))
+        assert type(y.grad_fn).__name__ == "AddBackward0"
+        assert x.grad is None and grad_of(y) is None
+        close(w.grad, t([2.0], device)), close(b.grad, t([1.0], device))
+        assert [v.requires_grad for v in (x, w, b, y)] == [False, True, True, True]
+        assert [v.is_leaf for v in (x, w, b, y)] == [True, True, True, False]
+
+    def test_detach_is_new_constant_sharing_values(self, device):
+        w = t([1.0], device, requires_grad=True)
+        z = w.detach()
+        assert z.grad is None and z is not w and z.is_leaf and not z.requires_grad
+        # the article prints tensor(1.): the shape is really kept, (1,)
+        assert z.shape == w.shape == (1,)
+        z[0] = 2
+        close(w.detach(), t([2.0], device))
+
+    def test_clone_sends_gradient_back(self, device):
+        x, w, b = t([2.0], device), t([1.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+        v = w.clone()
+        y = x * v + b
+        y.backward()
+        close(y.detach(), t([5.0], device))
+        close(w.grad, t([2.0], device)), close(b.grad, t([1.0], device))
+        assert grad_of(v) is None and v is not w and not v.is_leaf and v.requires_grad
+        # CloneBackward in the article's torch 1.9; CloneBackward0 since PR 64261 (specs/copies.yaml gates it)
+        assert type(v.grad_fn).__name__ == "CloneBackward0"
+
+    def test_clone_does_not_share_values(self, device):
+        w = t([1.0], device, requires_grad=True)
+        v = w.clone()
+        v[0] = 7.0
+        close(w.detach(), t([1.0], device)), close(v.detach(), t([7.0], device))
+        assert type(v.grad_fn).__name__ == "CopySlices"
+
+    def test_retain_grad_on_clone_gradient_adds_up_to_3(self, device):
+        x, w = t([2.0], device), t([1.0], device, requires_grad=True)
+        v = w.clone()
+        v.retain_grad()
+        y = x * w + v
+        y.backward()
+        close(y.detach(), t([3.0], device))
+        close(w.grad, t([3.0], device)), close(v.grad, t([1.0], device))
+        assert x.grad is None and grad_of(y) is None
+
+    def test_cpu_copy_keeps_the_graph(self, device):
+        x, w, b = t([2.0], device), t([1.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+        y = x * w + b
+        y.retain_grad()
+        z = y.cpu()
+        z.retain_grad()
+        v, c = t([7.0], requires_grad=True), t([4.0], requires_grad=True)
+        f = v * z + c
+        f.backward()
+        close(f.detach(), t([39.0]))
+        for got, want in ((w.grad, 14.0), (b.grad, 7.0), (y.grad, 7.0), (z.grad, 7.0), (v.grad, 5.0), (c.grad, 1.0)):
+            close(got, t([want], got.device))
+        assert x.grad is None and grad_of(f) is None
+        assert [s.is_leaf for s in (z, v, c, f)] == [False, True, True, False]
+        assert all(s.requires_grad for s in (z, v, c, f))
+        if device == "cpu":  # already on the CPU: cpu() returns the tensor itself
+            assert z is y
+        else:
+            assert z is not y and type(z.grad_fn).__name__ == "ToCopyBackward0"  # CopyBackwards in torch 1.9
+
+    def test_cpu_copy_from_device_does_not_share(self, device):
+        w = t([1.0], device, requires_grad=True)
+        v = w.cpu()
+        if device == "cpu":
+            assert v is w
+            return
+        v[0] = 7.0
+        close(w.detach(), t([1.0], device)), close(v.detach(), t([7.0]))
+
+    def test_numpy_refusals(self, device):
+        w = t([1.0], device, requires_grad=True)
+        with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on Tensor that requires grad"):
+            (w if device == "cpu" else w.cpu()).numpy()
+        if device != "cpu":
+            with pytest.raises(TypeError, match=r"can't convert cuda:0 device type tensor to numpy"):
+                w.detach().numpy()
+
+    def test_numpy_shares_values(self, device):
+        x = t([2.0])
+        z = x.numpy()
+        z[0] = 7.0
+        close(x, t([7.0]))
+        assert z.tolist() == [7.0]
+
+    def test_detach_clone_is_independent(self, device):
+        w = t([1.0], device, requires_grad=True)
+        z = w.detach()
+        s = z.clone()
+        assert s.grad is None and s is not z and s.is_leaf and z.is_leaf
+        assert not shares_storage(s, w)
+
+    def test_clone_detach_is_independent(self, device):
+        x, w, b = t([2.0], device), t([4.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+        v = w.clone()
+        z = v.detach()
+        y = x * v + b
+        y.backward()
+        tt, c = t([7.0], device, requires_grad=True), t([9.0], device, requires_grad=True)
+        u = z * tt + c
+        u.backward()
+        close(y.detach(), t([11.0], device)), close(u.detach(), t([37.0], device))
+        close(w.grad, t([2.0], device)), close(b.grad, t([1.0], device))
+        close(tt.grad, t([4.0], device)), close(c.grad, t([1.0], device))
+        assert grad_of(v) is None and z.grad is None and not shares_storage(z, w)
+
+    def test_detach_freezes_a_shared_weight(self, device):
+        """TIPS3: z = w.detach() sees w's updates but gets no gradient from network B."""
+        x, w, b = t([2.0], device), t([4.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+        z = w.detach()
+        (x * w + b).backward()
+        tt, c = t([7.0], device, requires_grad=True), t([9.0], device, requires_grad=True)
+        (z * tt + c).backward()
+        close(w.grad, t([2.0], device)), close(tt.grad, t([4.0], device))
+        with torch.no_grad():
+            w -= 1.0  # an optimizer step on network A
+        close(z, t([3.0], device))
+        assert z.grad is None
+
+    def test_independent_ndarray_idioms(self, device):
+        a = torch.randn(16, device=device)
+        shared = a.detach().cpu().numpy() if device == "cpu" else None
+        if shared is not None:
+            assert shares_storage(shared, a)
+        for idiom in (lambda a: a.detach().cpu().numpy().copy(), lambda a: a.clone().detach().cpu().numpy(),
+                      lambda a: a.detach().clone().cpu().numpy()):
+            arr = idiom(a)
+            assert not shares_storage(arr, a)
+            np.testing.assert_array_equal(arr, a.cpu().numpy())
+        with pytest.raises(RuntimeError, match="requires grad"):
+            torch.ones(2, requires_grad=True).clone().numpy()
+
+    def test_five_copy_idioms_agree(self, device):
+        x = torch.randn(8, device=device, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            copies = [x.new_tensor(x), x.clone().detach(), torch.empty_like(x).copy_(x), torch.tensor(x),
+                      x.detach().clone()]
+        for i, y in enumerate(copies):
+            close(y.detach(), x.detach())
+            assert not shares_storage(y, x)
+            # empty_like().copy_() is the odd one: copy_ records the copy, so it stays in x's graph
+            assert y.requires_grad == (i == 2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            y = x.new_tensor(x, requires_grad=True)
+        assert y.is_leaf and y.requires_grad and not shares_storage(y, x)
