@@ -6,6 +6,7 @@ random examples of the Hypothesis profile; `--hypothesis-show-statistics` shows 
 """
 import pytest
 from hypothesis import event, example, given
+from hypothesis.statistics import collector, describe_statistics
 
 from copysuite.runner import judge
 from strategies.space import dtype_class
@@ -19,7 +20,7 @@ def note_input(case):
     event(f"dtype class: {dtype_class(case.dtype)}")
 
 
-def test_invariant(cell):
+def test_invariant(cell, request):
     reason = cell.skip_reason()
     if reason:
         pytest.skip(reason)
@@ -33,4 +34,10 @@ def test_invariant(cell):
         holds = example(case=case)(holds)
     # keep each cell's examples apart in Hypothesis' example database
     holds._hypothesis_internal_add_digest = str(cell.id).encode()
-    holds()
+
+    def note_statistics(stats):  # Hypothesis' pytest plugin reports what it finds on the item (the given is nested)
+        stats["nodeid"] = request.node.nodeid
+        request.node.hypothesis_statistics = describe_statistics(stats)
+
+    with collector.with_value(note_statistics if request.config.getoption("hypothesis_show_statistics") else None):
+        holds()

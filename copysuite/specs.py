@@ -22,7 +22,7 @@ from strategies.space import BITS, DEVICES, DTYPE_GROUPS, KINDS, MODES, PLACEMEN
 
 _HERE = Path(__file__).resolve().parent
 # an installed package carries the specs inside it (pyproject.toml); a checkout has them beside the package
-SPEC_DIR = _HERE / "specs" if (_HERE / "specs").is_dir() else _HERE.parent / "specs"
+SPEC_DIR = _HERE / "bundled_specs" if (_HERE / "bundled_specs").is_dir() else _HERE.parent / "specs"
 SPEC_SCHEMA = json.loads((SPEC_DIR / "schema.json").read_text())
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it: same documents, faster
 VALIDATOR = jsonschema.Draft202012Validator(SPEC_SCHEMA)

@@ -148,3 +148,9 @@ def test_bad_spec_stops_collection(tmp_path):
                            f"--specs={tmp_path}"], cwd=root, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 4, proc.stdout + proc.stderr
     assert "specs/zz_bad.yaml: entry 'op': call: unknown attribute 'clonez'" in proc.stderr
+
+
+def test_the_spec_format_doc_names_every_check_and_placement():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "spec-format.md").read_text()
+    missing = [name for name in REGISTRY if f"`{name}`" not in text]
+    assert not missing, f"docs/spec-format.md does not describe {missing}"
