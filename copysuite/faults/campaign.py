@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import types
 from dataclasses import dataclass, field
 from importlib.util import find_spec
 from pathlib import Path
@@ -127,25 +128,34 @@ def verdict(sessions, fault):
     return ("MISSED" if missing or not session.cells else "caught"), missing, by
 
 
+def _patches(fault) -> str:
+    def name(owner):
+        return owner.__name__ if isinstance(owner, types.ModuleType) else f"{owner.__module__}.{owner.__qualname__}"
+    return ", ".join(f"`{name(owner)}.{attr}`" for owner, attr in fault.targets())
+
+
 def table(c: Campaign) -> str:
+    """The catalog with its verdicts, as docs/faults.md shows it."""
     lines = [
         f"Fault injection: {len(CATALOG)} faults, {len(c.sessions)} conformance sessions ({WORKERS} at a time): "
         f"{c.wall:.0f} s wall, {c.cpu:.0f} s CPU ({c.cpu / WORKERS:.0f} s on {WORKERS} idle cores). "
         "`*` marks an expected catch; each is a cell ENTRY-CHECK-DEVICE of the conformance run.",
         "",
-        "| fault | verdict | caught by | session |",
-        "|---|---|---|---|",
+        "| # | fault | what the patch does | patches | expected catch (entry / check) | verdict | caught by | session |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for f in CATALOG:
+    for i, f in enumerate(CATALOG, 1):
         v, missing, by = verdict(c.sessions, f)
         note = f" (missing: {', '.join(f'{e}/{k}' for e, k in missing)})" if missing else ""
         s = c.sessions[f.name]
         contact = f"; harness calls: {', '.join(sorted(s.contacts))}" if s.contacts else ""
-        lines.append(f"| {f.name} | {v}{note} | {', '.join(by) or '-'}{contact} | {s.seconds:.1f} s, "
-                     f"{s.examples} ex. |")
+        expected = "<br>".join(f"`{e}` / {k}" for e, k in f.expected)
+        lines.append(f"| {i} | {f.name} | {f.description} | {_patches(f)} | {expected} | {v}{note} | "
+                     f"{', '.join(by) or '-'}{contact} | {s.seconds:.1f} s, {s.examples} ex. |")
     for s in c.sessions.values():
         if s.name == CONTROL:
             failed = [cell["id"] for cell in s.failures()]
-            lines.append(f"| {CONTROL}, {len(s.entries)} entries | {'clean' if s.cells and not failed else 'FAILED'}"
-                         f" | {', '.join(failed) or '-'} | {s.seconds:.1f} s, {s.examples} ex. |")
+            lines.append(f"| - | {CONTROL}: control, {len(s.entries)} entries | - | - | every cell holds | "
+                         f"{'clean' if s.cells and not failed else 'FAILED'} | {', '.join(failed) or '-'} | "
+                         f"{s.seconds:.1f} s, {s.examples} ex. |")
     return "\n".join(lines) + "\n"

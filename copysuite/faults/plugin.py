@@ -4,9 +4,10 @@
         --spec-entry clone --hypothesis-profile faults --outcome-json /tmp/fault.json
 
 --fault NAME          the fault (absent: no fault, a control session)
---fault-audit PATH    record every call of a patched attribute that does not come from the program under test
-                      (Program.run in copysuite/programs.py), as "path:function" of the nearest harness frame
-                      (copysuite/, strategies/; else the immediate caller), and write them there as JSON
+--fault-audit PATH    record every call of a patched attribute that does not come from the spec's own code (its
+                      inputs and its program, compiled under the file name "<specs/FILE: ENTRY>"), as
+                      "path:function" of the nearest harness frame (copysuite/, strategies/; else the immediate
+                      caller), and write them there as JSON
 --fault-examples N    max_examples of the `faults` Hypothesis profile (default 10): derandomized, no example
                       database, no shrink phase (a test stops at its first failing example); `faults-random` is the
                       same with fresh examples every run
@@ -33,7 +34,7 @@ HARNESS_MODULES = ("strategies.cases", "copysuite.storage", "copysuite.probes", 
                    "copysuite.runner")
 ROOT = Path(__file__).resolve().parents[2]
 _HARNESS = (str(ROOT / "copysuite") + os.sep, str(ROOT / "strategies") + os.sep)
-_PROGRAM_UNDER_TEST = (str(ROOT / "copysuite" / "programs.py"), "run")  # Program.run: the call being judged
+SPEC_CODE = "<specs/"  # how the code objects of a spec's inputs and program are named (copysuite/specs.py)
 PROFILE = "faults"
 DEFAULT_EXAMPLES = 10
 
@@ -50,12 +51,12 @@ def pytest_addoption(parser):
 
 
 def _caller_outside_program():
-    """None when the program under test is on the stack; else "path:function" of the nearest harness frame (or of
-    the immediate caller when no harness frame is on the stack)."""
+    """None when the spec's own code (inputs, program) is on the stack; else "path:function" of the nearest
+    harness frame (or of the immediate caller when no harness frame is on the stack)."""
     frame, nearest, first = sys._getframe(2), None, None
     while frame is not None:
         code = frame.f_code
-        if (code.co_filename, code.co_name) == _PROGRAM_UNDER_TEST:
+        if code.co_filename.startswith(SPEC_CODE):
             return None
         if first is None:
             first = code

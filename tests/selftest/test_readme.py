@@ -11,7 +11,7 @@ def readme_commands():
 
 def test_readme_starts_with_the_two_commands():
     main_job, tests = readme_commands()
-    assert "tests/test_conformance.py" in main_job and "--outcome-json" in main_job
+    assert "-m copysuite run" in main_job and "--outcome-json" in main_job
     assert tests.endswith("python -m pytest -n auto")
 
 
