@@ -1,1 +1,13 @@
-"""The machinery behind the conformance tests: spec loading, predicates, invariants, running an op, reporting."""
+"""The conformance suite for PyTorch's tensor-copy semantics, as one package. Data flows one way:
+
+    specs/*.yaml --specs.py--> Entry (programs.py: the Python that runs; expectations.py: the values that must hold)
+                 --bind.py---> what applies to the installed torch
+                 --plan.py---> Cell (entry x check x device; its id in cells.py), with the inputs it is judged on
+                 --runner.py-> Execution (strategies.cases builds the input; the program runs) and the judgement
+                               (checks/ observe, compare): a ConformanceFailure (failures.py) when they disagree
+                 --outcomes.py-> the table and the outcome JSON (outcome_format.py), read by gate.py and matrix.py
+
+plugin.py and conformance.py are the pytest side; `python -m copysuite` is the command line (__main__.py). The
+modules the report tools use (specs, programs, expectations, predicates, declared, cells, outcome_format, gate,
+matrix, changelog) import no torch.
+"""
