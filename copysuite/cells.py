@@ -35,3 +35,7 @@ class CellId:
 
     def as_dict(self) -> dict:
         return {"id": str(self), "entry": self.entry, "check": self.check, "device": self.device}
+
+    @classmethod
+    def from_dict(cls, fields: dict) -> "CellId":
+        return cls(fields["entry"], fields["check"], fields["device"])

@@ -47,7 +47,7 @@ def run_label(doc) -> str:
 
 
 def columns(runs):
-    """(run index, device) for every device on which a run judged at least one invariant."""
+    """(run index, device) for every device on which a run judged at least one cell."""
     cols = []
     for i, doc in enumerate(runs):
         for device in DEVICES:
@@ -91,11 +91,11 @@ def markdown(runs, machine, generated) -> str:
     head = [f"{outcome_format.torch_release(runs[i])} {d}" for i, d in cols]
     lines = [
         "# Conformance matrix", "",
-        f"Generated {generated} by `python -m copysuite.matrix` on {machine}, from "
+        f"Generated {generated} by `python -m copysuite matrix` on {machine}, from "
         f"{len(runs)} runs (Hypothesis profile: {', '.join(sorted({d.get('hypothesis_profile', '?') for d in runs}))}).",
         "Regenerate: `tools/matrix.sh` (runs the tox matrix, then this report).", "",
         "✓ held · ✗ failed · – skipped (the reason is in the HTML page's tooltips and in the run's JSON) · "
-        "blank: not planned (value invariants are not judged on meta tensors)", "",
+        "blank: not planned (checks that read or write values are not judged on meta tensors)", "",
         "## Runs", "",
         "| torch | python | numpy | conformance held / failed / skipped | whole suite passed / failed / skipped / xfailed |",
         "|---|---|---|---|---|",

@@ -50,7 +50,8 @@ class OutcomeRecorder:
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report):
         props = dict(report.user_properties)
-        cell = CellId.parse(props["cell"]) if "cell" in props else CellId.from_nodeid(report.nodeid)
+        # the cell as data, attached at collection; a report of a worker that died may carry only the node id
+        cell = CellId.from_dict(props["cell"]) if "cell" in props else CellId.from_nodeid(report.nodeid)
         if cell is None:
             return
         if report.when == "???":  # pytest-xdist: the worker died while running this test (crash, or killed hang)

@@ -76,7 +76,7 @@ def pytest_collection_modifyitems(items):
     for item in items:
         cell = getattr(getattr(item, "callspec", None), "params", {}).get("cell")
         if cell is not None:
-            item.user_properties.append(("cell", str(cell.id)))
+            item.user_properties.append(("cell", cell.id.as_dict()))
 
 
 @pytest.hookimpl(wrapper=True)

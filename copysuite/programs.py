@@ -51,6 +51,7 @@ class Program:
     code: CodeType = field(default=None, repr=False, compare=False)
     input_code: CodeType = field(default=None, repr=False, compare=False)
     tree: ast.Module = field(default=None, repr=False, compare=False)
+    input_trees: tuple = field(default=(), repr=False, compare=False)   # (ast.Expression, ...) of the inputs
 
     @property
     def input_names(self) -> tuple:
@@ -64,8 +65,7 @@ class Program:
 
     def modules_used(self) -> list[str]:
         """`import` lines for the modules the inputs and the program name (torch always: the input needs it)."""
-        used = {n.id for tree in (self.tree, *(_parse(e, "eval", "") for _, e in self.inputs))
-                for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        used = {n.id for tree in (self.tree, *self.input_trees) for n in ast.walk(tree) if isinstance(n, ast.Name)}
         lines = ["import torch"]
         for name, module in MODULES.items():
             if name in used and name != "torch":
@@ -86,7 +86,7 @@ class Program:
         `torch.asarray`, a path from a module; kind "value" for an attribute of an input or of what an expression
         on an input gave (`numpy` in `source.detach().numpy()`). Attributes of the program's own variables are not
         listed: their type is open. `key` says where: "call", "program" or "inputs.NAME"."""
-        trees = [(self.key, self.tree)] + [(f"inputs.{n}", _parse(e, "eval", "")) for n, e in self.inputs]
+        trees = [(self.key, self.tree)] + [(f"inputs.{n}", t) for (n, _), t in zip(self.inputs, self.input_trees)]
         for key, tree in trees:
             for node in ast.walk(tree):
                 if isinstance(node, ast.Attribute):
@@ -104,12 +104,14 @@ def parse_program(*, call=None, program=None, inputs=None, filename="<spec>") ->
     """A checked Program from an entry's `call` (an expression) or `program` (statements), and its `inputs`."""
     inputs = tuple((inputs or {}).items())
     known = set(MODULES) | set(BUILTINS) | {SOURCE}
+    input_trees = []
     for name, expr in inputs:
         if not name.isidentifier() or name in known or name == RESULT:
             raise ProgramError(f"inputs.{name}", f"{name!r} cannot name an input (it is taken, or not a name)")
         if not isinstance(expr, str):
             raise ProgramError(f"inputs.{name}", f"an input is a Python expression over `source`, got {expr!r}")
-        _check(_parse(expr, "eval", f"inputs.{name}"), known, f"inputs.{name}")
+        input_trees.append(_parse(expr, "eval", f"inputs.{name}"))
+        _check(input_trees[-1], known, f"inputs.{name}")
         known.add(name)
     if call is not None:
         _parse(call, "eval", "call")  # one expression, nothing else
@@ -124,7 +126,7 @@ def parse_program(*, call=None, program=None, inputs=None, filename="<spec>") ->
     stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     _check(tree, known | stored, key)
     input_text = "\n".join(f"{name} = {expr}" for name, expr in inputs)
-    return Program(text=text, inputs=inputs, filename=filename, key=key, tree=tree,
+    return Program(text=text, inputs=inputs, filename=filename, key=key, tree=tree, input_trees=tuple(input_trees),
                    code=compile(tree, filename, "exec"), input_code=compile(input_text, filename + " inputs", "exec"))
 
 
@@ -157,7 +159,8 @@ def _classify(node: ast.Attribute, input_names: set):
     path, value, pure = [node.attr], node.value, True
     while not isinstance(value, ast.Name):
         if isinstance(value, ast.Attribute):
-            path.append(value.attr) if pure else None
+            if pure:
+                path.append(value.attr)
             value = value.value
         elif isinstance(value, (ast.Call, ast.Subscript)):
             pure, value = False, value.func if isinstance(value, ast.Call) else value.value
