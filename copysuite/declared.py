@@ -39,12 +39,14 @@ def _gate_index(gates, version: Version):
     return next((i for i, g in enumerate(gates) if _covers(g["torch"], version)), None)
 
 
-def changes_between(entry_id: str, entry: dict, key: str, old: Version, new: Version) -> list[str]:
-    """Readable lines, with evidence, for what the specs declare to differ for one expectation between two
-    releases: the entry's own torch range, and every gate whose chosen branch differs."""
+def changes_between(entry_id: str, entry: dict, key: str, old: Version, new: Version) -> list[tuple]:
+    """What the specs declare to differ for one expectation between two releases, as (kind, readable line with
+    evidence): kind "range" when the entry's own torch range covers one release and not the other (its cells are
+    skipped on one side), kind "gate" for every version gate whose chosen branch differs (the expected value
+    changes)."""
     out = []
     if entry["torch"] and _covers(entry["torch"], old) != _covers(entry["torch"], new):
-        out.append(f"{entry_id} applies to torch{entry['torch']} only ({entry['file']})")
+        out.append(("range", f"{entry_id} applies to torch{entry['torch']} only ({entry['file']})"))
     for choice in entry["gates"].get(key, []):
         gates = choice["gates"]
         a, b = _gate_index(gates, old), _gate_index(gates, new)
@@ -52,7 +54,7 @@ def changes_between(entry_id: str, entry: dict, key: str, old: Version, new: Ver
             where = f" ({'; '.join(choice['path'])})" if choice["path"] else ""
             text = lambda i: "no gate" if i is None else f"torch{gates[i]['torch']}: {gates[i]['value']}"
             evidence = sorted({gates[i]["evidence"] for i in (a, b) if i is not None})
-            out.append(f"{entry_id}.{key}{where}: {text(a)} -> {text(b)} [{', '.join(evidence)}]")
+            out.append(("gate", f"{entry_id}.{key}{where}: {text(a)} -> {text(b)} [{', '.join(evidence)}]"))
     return out
 
 

@@ -29,6 +29,17 @@ KNOWN_RELEASES = tuple(Version(v) for v in (
 CHOICE_KEYS = ("if", "cases", "versions")
 
 
+def release_of(version: str) -> Version:
+    """The release a torch build belongs to, for version gates: 2.13.0+cpu, 2.12.0a0+git1234 and 2.12.0.dev20261101
+    are 2.13.0, 2.12.0 and 2.12.0 (a pre-release of 2.12 is judged by what 2.12 promises)."""
+    return Version(Version(version).base_version)
+
+
+def uncovered(choice: "Choice", releases) -> list:
+    """The releases no gate of a gated choice covers."""
+    return [r for r in releases if not any(r in b.torch for b in choice.branches)]
+
+
 class ExpectationError(Exception):
     def __init__(self, key: str, message: str):
         self.key, self.message = key, message

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-KINDS = (
+FAILURE_KINDS = (          # the outcome JSON's failure "kind" (copysuite/outcome.schema.json)
     "mismatch",             # the check observed a value other than the expected one
     "call_raised",          # the call raised where the spec expects it to succeed
     "observation_failed",   # the check itself could not observe (an exception while judging)
+    "error",                # the test failed otherwise (a health check, an error in the harness): no fields
+    "crashed",              # the worker process died while running it (pytest-xdist): no fields
 )
 
 
@@ -28,7 +30,7 @@ class ConformanceFailure(AssertionError):
     cell: str               # the cell id, ENTRY-CHECK-DEVICE
     entry: str
     check: str              # the expectation's key, e.g. shares_storage or shares_storage[b]
-    kind: str               # one of KINDS
+    kind: str               # mismatch, call_raised or observation_failed (FAILURE_KINDS)
     expected: object
     observed: object
     detail: str | None

@@ -14,16 +14,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from packaging.version import Version
-
 from copysuite import outcome_format
 from copysuite.cells import CellId
 from copysuite.declared import changes_between
+from copysuite.expectations import release_of
 
 
 def compare(base, cand, same=False) -> dict:
     """The gate's findings as data: differences, declared-only changes, candidate failures, other failed tests."""
-    va, vb = Version(base["torch"]), Version(cand["torch"])
+    va, vb = release_of(base["torch"]), release_of(cand["torch"])
     entries = cand["specs"]["entries"]
     a, b = outcome_format.cells_by_id(base), outcome_format.cells_by_id(cand)
     diffs, declared_only = [], []
@@ -33,20 +32,31 @@ def compare(base, cand, same=False) -> dict:
         oa, ob = (r["outcome"] if r else "absent" for r in (ra, rb))
         entry = entries.get(cell["entry"])
         # a repeat on the same torch (--same): nothing is declared, every difference is flakiness
-        why = changes_between(cell["entry"], entry, cell["check"], va, vb) if entry and not same else []
+        reasons = changes_between(cell["entry"], entry, cell["check"], va, vb) if entry and not same else []
         differs = oa != ob or (same and ra and rb and (ra["skip_reason"], ra["failure"]) !=
                                (rb["skip_reason"], rb["failure"]))
         if differs:
+            why = explaining(reasons, oa, ob)
             shown = rb if ob != "passed" else ra
             diffs.append({**cell, "base": oa, "candidate": ob, "declared": bool(why), "because": why,
                           "detail": outcome_format.summary(shown) if shown else ""})
-        elif why and cell["device"] == "cpu":
-            declared_only.append({**cell, "base": oa, "candidate": ob, "because": why})
+        elif reasons and cell["device"] == "cpu":
+            declared_only.append({**cell, "base": oa, "candidate": ob, "because": [line for _, line in reasons]})
     failures = [r for r in cand["cells"] if r["outcome"] == "failed"]
     other = [t for t in cand["session"]["failed_tests"] if CellId.from_nodeid(t) is None]
     specs_differ = base["specs"]["digest"] != cand["specs"]["digest"]
     return {"diffs": diffs, "declared_only": declared_only, "failures": failures, "other": other,
             "specs_differ": specs_differ}
+
+
+def explaining(reasons, base: str, candidate: str) -> list[str]:
+    """The declarations that can explain an outcome going from `base` to `candidate`: a changed expected value
+    (a gate) explains held <-> failed; a torch range explains skipped <-> judged; nothing explains a cell that
+    one run does not have."""
+    if "absent" in (base, candidate):
+        return []
+    kind = "range" if "skipped" in (base, candidate) else "gate"
+    return [line for k, line in reasons if k == kind]
 
 
 def passes(found) -> bool:

@@ -38,7 +38,7 @@ def load_runs(paths):
             docs.append(doc)
     by_label = {}
     for doc in sorted(docs, key=lambda d: d["created"]):
-        by_label[run_label(doc)] = doc  # a later run of the same torch (and machine) replaces an earlier one
+        by_label[run_label(doc)] = doc  # a later run of the same torch build replaces an earlier one
     return sorted(by_label.values(), key=lambda d: Version(d["torch"]))
 
 
@@ -100,7 +100,7 @@ def markdown(runs, machine, generated) -> str:
         "| torch | python | numpy | conformance held / failed / skipped | whole suite passed / failed / skipped / xfailed |",
         "|---|---|---|---|---|",
     ]
-    for i, doc in enumerate(runs):
+    for doc in runs:
         c = Counter(r["outcome"] for r in doc["cells"])
         s = doc.get("session", {})
         whole = (f"{s.get('passed', '?')} / {s.get('failed', '?')} / {s.get('skipped', '?')} / {s.get('xfailed', '?')}"

@@ -9,6 +9,11 @@ from copysuite.cells import CellId
 from copysuite.specs import Entry, split_key
 from strategies.cases import cases
 from strategies.corners import corner_cases
+from strategies.space import DEVICES
+
+
+class SelectionError(ValueError):
+    """A --spec-entry, --invariant or --device that names nothing, or a selection that matches no cell."""
 
 
 @dataclass(frozen=True)
@@ -62,9 +67,12 @@ class Cell:
 def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=()) -> list[Cell]:
     """Every cell of `entries`, narrowed to the given entry ids, check names (or keys) and devices, if any.
     Checks that read or write values are not planned on meta tensors, which have none."""
-    unknown = set(entry_ids) - {e.id for e in entries}
-    if unknown:
-        raise LookupError(f"no spec entry {', '.join(sorted(unknown))}")
+    known_keys = {key for e in entries for key in e.expect}
+    for what, given, known in (("spec entry", entry_ids, {e.id for e in entries}),
+                               ("check", check_names, set(checks) | known_keys), ("device", devices, set(DEVICES))):
+        unknown = sorted(set(given) - known)
+        if unknown:
+            raise SelectionError(f"no {what} {', '.join(map(repr, unknown))}")
     cells = []
     for entry in entries:
         if entry_ids and entry.id not in entry_ids:
@@ -78,4 +86,7 @@ def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=()) -> 
                 if (devices and device not in devices) or (device == "meta" and check.needs_data):
                     continue
                 cells.append(Cell(entry, check, key, subject, device))
+    if not cells:
+        raise SelectionError("the selection matches no cell (an entry checked on other devices, or without "
+                             "that check?)")
     return cells

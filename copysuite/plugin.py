@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 from copysuite import bind, failures
 from copysuite.checks import REGISTRY
 from copysuite.outcomes import OutcomeRecorder
-from copysuite.plan import plan_cells
+from copysuite.plan import Cell, SelectionError, plan_cells
 from copysuite.specs import SPEC_DIR, SpecError, load_specs
 from strategies.devices import device_skip_reason
 
@@ -58,11 +58,13 @@ def pytest_configure(config):
                               check_names=config.getoption("invariants"), devices=config.getoption("devices"))
     except SpecError as exc:
         raise pytest.UsageError(f"spec error: {exc}") from None
-    except LookupError as exc:
-        raise pytest.UsageError(f"--spec-entry: {exc}") from None
-    config.pluginmanager.register(OutcomeRecorder(config, spec_set, spec_dir), "copy-semantics-outcomes")
+    except SelectionError as exc:
+        raise pytest.UsageError(f"--spec-entry/--invariant/--device: {exc}") from None
+    if not hasattr(config, "workerinput"):  # under xdist only the controller records (workers report to it)
+        config.pluginmanager.register(OutcomeRecorder(config, spec_set, spec_dir), "copy-semantics-outcomes")
     # Under pytest-xdist a crashed worker (or one killed by pytest-timeout) is replaced and the run goes on; xdist's
-    # default gives up after 4 restarts per worker, which would drop every test after a systematically crashing op.
+    # default allows 4 restarts per worker, counted over all workers, which would drop every test after a
+    # systematically crashing op.
     if getattr(config.option, "maxworkerrestart", "") is None:
         config.option.maxworkerrestart = "1000"
 
@@ -75,7 +77,7 @@ def pytest_generate_tests(metafunc):
 def pytest_collection_modifyitems(items):
     for item in items:
         cell = getattr(getattr(item, "callspec", None), "params", {}).get("cell")
-        if cell is not None:
+        if isinstance(cell, Cell):
             item.user_properties.append(("cell", cell.id.as_dict()))
 
 

@@ -54,7 +54,7 @@ PREDICATES = {
     "leaf": lambda c: c.kind != "nonleaf",
     "parameter": lambda c: c.kind in ("parameter", "parameter_frozen"),
     "inference_source": lambda c: c.kind == "inference",
-    "view_source": lambda c: c.is_view or c.kind == "nonleaf" and c.placement != "contiguous",
+    "view_source": lambda c: c.is_view,
     "contiguous": lambda c: is_contiguous(c.shape, c.stride),
     "dense": lambda c: non_overlapping_and_dense(c.shape, c.stride),
     "flat_viewable": lambda c: flat_viewable(c.shape, c.stride),

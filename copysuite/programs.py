@@ -58,7 +58,7 @@ class Program:
         return (SOURCE,) + tuple(name for name, _ in self.inputs)
 
     def input_lines(self) -> list[str]:
-        return [f"{name} = {expr}" for name, expr in self.inputs]
+        return input_text(self.inputs).splitlines()
 
     def lines(self) -> list[str]:
         return self.text.splitlines()
@@ -125,9 +125,14 @@ def parse_program(*, call=None, program=None, inputs=None, filename="<spec>") ->
         raise ProgramError(key, f"a program ends with `{RESULT} = ...` (the value the checks judge)")
     stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     _check(tree, known | stored, key)
-    input_text = "\n".join(f"{name} = {expr}" for name, expr in inputs)
     return Program(text=text, inputs=inputs, filename=filename, key=key, tree=tree, input_trees=tuple(input_trees),
-                   code=compile(tree, filename, "exec"), input_code=compile(input_text, filename + " inputs", "exec"))
+                   code=compile(tree, filename, "exec"),
+                   input_code=compile(input_text(inputs), filename + " inputs", "exec"))
+
+
+def input_text(inputs) -> str:
+    """The lines that bind the inputs, as they are printed and run: `a = source`, `b = source.detach()`."""
+    return "\n".join(f"{name} = {expr}" for name, expr in inputs)
 
 
 def _parse(text: str, mode: str, key: str):

@@ -22,7 +22,6 @@ from strategies.cases import MODE_MANAGER
 
 @dataclass
 class Execution:
-    case: object
     namespace: dict             # the inputs, the modules, and the program's variables after the call
     subject: object             # the input the check judges, as it was bound before the call
     result: object
@@ -30,7 +29,6 @@ class Execution:
     warnings: list              # [(category name, message)] emitted by the call
     before: dict                # the judged input's snapshot before the call (copysuite.probes.snapshot)
     before_values: object       # a CPU copy of its values before the call (None on meta)
-    prepared: object            # what the check's `prepare` made before the call
 
 
 def versions_line() -> str:
@@ -38,11 +36,10 @@ def versions_line() -> str:
             f"({sys.platform})")
 
 
-def execute(program, case, subject: str = programs.SOURCE, prepare=None) -> Execution:
+def execute(program, case, subject: str = programs.SOURCE) -> Execution:
     ns = {**programs.namespace(), **case.build()}
     program.bind(ns)
     judged = ns[subject]
-    prepared = prepare(judged) if prepare else None
     before = probes.snapshot(judged)
     before_values = storage.host_copy(judged) if judged.device.type != "meta" else None
     manager = MODE_MANAGER[case.mode]
@@ -58,7 +55,7 @@ def execute(program, case, subject: str = programs.SOURCE, prepare=None) -> Exec
         except Exception as exc:  # the spec says whether an error is expected; anything else is reported
             error = (type(exc).__name__, str(exc))
     seen = [(w.category.__name__, str(w.message)) for w in caught]
-    return Execution(case, ns, judged, result, error, seen, before, before_values, prepared)
+    return Execution(ns, judged, result, error, seen, before, before_values)
 
 
 def program_lines(program, case) -> list[str]:
@@ -87,7 +84,7 @@ def failure(cell, case, kind, expected, observed, detail) -> ConformanceFailure:
 def judge(cell, case) -> None:
     """Run the cell's program on `case` and compare its check; raises ConformanceFailure when they disagree."""
     check = cell.check
-    ex = execute(cell.entry.program, case, cell.subject, check.prepare)
+    ex = execute(cell.entry.program, case, cell.subject)
     expected = cell.expected(case)
     if ex.error is not None and not check.judges_failing_calls:
         raise failure(cell, case, "call_raised", "no error", ex.error, "the call raised")

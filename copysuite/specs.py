@@ -18,7 +18,8 @@ from copysuite import expectations
 from copysuite.expectations import ExpectationError
 from copysuite.predicates import Condition
 from copysuite.programs import SOURCE, Program, ProgramError, parse_program
-from strategies.space import BITS, DEVICES, DTYPE_GROUPS, KINDS, MODES, PLACEMENTS, feasible, is_known_selector
+from strategies.space import (BITS, DEVICES, DTYPE_GROUPS, GRAD_KINDS, KINDS, MODES, PLACEMENTS, feasible,
+                              is_known_selector)
 
 _HERE = Path(__file__).resolve().parent
 # an installed package carries the specs inside it (pyproject.toml); a checkout has them beside the package
@@ -26,6 +27,7 @@ SPEC_DIR = _HERE / "bundled_specs" if (_HERE / "bundled_specs").is_dir() else _H
 SPEC_SCHEMA = json.loads((SPEC_DIR / "schema.json").read_text())
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it: same documents, faster
 VALIDATOR = jsonschema.Draft202012Validator(SPEC_SCHEMA)
+SPEC_CODE = "<spec "  # code objects compiled from a spec are named "<spec FILE: ENTRY>" (the fault audit reads it)
 KEY = re.compile(r"^(?P<check>\w+)(?:\[(?P<input>\w+)\])?$")  # an expectation's key: check, or check[input]
 DEFAULT_APPLIES = {
     "dtypes": ["standard"], "kinds": list(KINDS), "placements": list(PLACEMENTS), "modes": list(MODES),
@@ -100,11 +102,16 @@ def load_specs(directory: Path = SPEC_DIR, checks=None) -> SpecSet:
                 raise SpecError(entry.file, entry.id, "id", f"duplicate id, first defined in {seen[entry.id]}")
             seen[entry.id] = entry.file
             entries.append(entry)
-    return SpecSet(tuple(entries), digest.hexdigest(), tuple(f"specs/{p.name}" for p in files))
+    return SpecSet(tuple(entries), digest.hexdigest(), tuple(label(p) for p in files))
+
+
+def label(path: Path) -> str:
+    """How messages name a spec file: specs/NAME for the suite's own, the path for any other (--specs DIR)."""
+    return f"specs/{path.name}" if path.resolve().parent == SPEC_DIR.resolve() else str(path)
 
 
 def load_file(path: Path, checks=None) -> list[Entry]:
-    file = f"specs/{path.name}"
+    file = label(path)
     try:
         doc = yaml.load(path.read_text(), Loader=SAFE_LOADER)
     except yaml.YAMLError as exc:
@@ -124,7 +131,7 @@ def _entry(raw, defaults, file, checks) -> Entry:
         raise SpecError(file, eid, None, "an entry has either `call` (an expression) or `program` (statements)")
     try:
         program = parse_program(call=raw.get("call"), program=raw.get("program"), inputs=raw.get("inputs"),
-                                filename=f"<{file}: {eid}>")
+                                filename=f"{SPEC_CODE}{file}: {eid}>")
     except ProgramError as exc:
         raise SpecError(file, eid, exc.key, exc.message) from None
     applies = _applies({**DEFAULT_APPLIES, **defaults.get("applies", {}), **raw.get("applies", {})}, file, eid)
@@ -135,6 +142,7 @@ def _entry(raw, defaults, file, checks) -> Entry:
         except ExpectationError as exc:
             raise SpecError(file, eid, f"expect.{key}{exc.key}", exc.message) from None
         _check_key(key, expect[key], program, checks, file, eid)
+        _check_gates_cover(expect[key], applies, f"expect.{key}", file, eid)
     return Entry(id=eid, file=file, program=program, applies=applies, expect=expect, doc=raw.get("doc", ""),
                  seeds=tuple(raw.get("seeds", ())), note=raw.get("note", ""))
 
@@ -170,10 +178,27 @@ def _check_key(key, node, program, checks, file, eid):
     check = checks[name]
     if check.about_call and "[" in key:
         raise SpecError(file, eid, f"expect.{key}", f"{name} is about the call, not about one input")
+    if set(check.kinds) <= set(GRAD_KINDS) and dict(program.inputs).get(subject, SOURCE).strip() != SOURCE:
+        raise SpecError(file, eid, f"expect.{key}", f"{name} judges an input that requires grad, which the "
+                        f"strategies guarantee for `source` only: it can judge `source` or an alias of it "
+                        f"(`a: source`), not a derived input")
     for leaf in expectations.plain_values(node):
         problem = check.literal_problem(leaf.value)
         if problem:
             raise SpecError(file, eid, f"expect.{key}{leaf.key}", problem)
+
+
+def _check_gates_cover(node, applies, key, file, eid):
+    """Every release the entry applies to (of expectations.KNOWN_RELEASES) has a gate in every gated choice."""
+    span = expectations.torch_range(applies.torch) if applies.torch else None
+    releases = [r for r in expectations.KNOWN_RELEASES if span is None or r in span]
+    for _, choice in expectations.walk(node):
+        if isinstance(choice, expectations.Choice) and choice.gated:
+            missing = expectations.uncovered(choice, releases)
+            if missing:
+                raise SpecError(file, eid, f"{key}{choice.key}.versions", f"no gate covers torch "
+                                f"{', '.join(map(str, missing))} (the gates must cover every release the entry "
+                                f"applies to)")
 
 
 def _entry_name(doc, path):

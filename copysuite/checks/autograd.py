@@ -47,18 +47,21 @@ def autograd_view(ex):
     return Observed(ok, f"result._base is {'the input' + chr(39) + 's base' if ok else 'some other tensor'}")
 
 
-@check("backward_sees_write", accepts=BOOLEAN, kinds=GRAD_KINDS, needs_data=True,
-       prepare=lambda subject: _real_loss(_mul(subject, subject)))  # mul saves the input for backward
+@check("backward_sees_write", accepts=BOOLEAN, kinds=GRAD_KINDS, needs_data=True)
 def backward_sees_write(ex):
-    """After an in-place write to the result, backward through a graph that saved the input raises the
-    "modified by an inplace operation" error: autograd saw the write."""
+    """After an in-place write to the result, backward through a graph that saved the input (built just before the
+    write) raises the "modified by an inplace operation" error: autograd saw the write. Any other error is an
+    observation that failed, not a "no"."""
+    loss = _real_loss(_mul(ex.subject, ex.subject))  # mul saves the input for backward
     how = probes.write_into(ex.result)
     if how is None:
         return Observed(False, "nothing to write")
     try:
-        _backward(ex.prepared)
+        _backward(loss)
     except RuntimeError as exc:
-        return Observed("modified by an inplace operation" in str(exc), f"wrote {how}; backward raised: {exc}")
+        if "modified by an inplace operation" not in str(exc):
+            raise
+        return Observed(True, f"wrote {how}; backward raised: {exc}")
     return Observed(False, f"wrote {how}; backward ran without error")
 
 

@@ -32,7 +32,6 @@ class Check:
     needs_data: bool = False                # meaningless on meta tensors (no memory to read or write)
     about_call: bool = False                # judges the call (raises, warns), not the result against one input
     judges_failing_calls: bool = False      # also judged on inputs where the spec expects the call to raise
-    prepare: Callable | None = None         # the judged input -> state the check needs, made before the call
 
     def literal_problem(self, value) -> str | None:
         if isinstance(value, str) and value in self.symbols:

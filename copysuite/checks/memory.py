@@ -44,11 +44,13 @@ def shares_storage(ex):
 
 @check("writes_through", accepts=BOOLEAN, needs_data=True)
 def writes_through(ex):
-    """Overwriting the result in place changes the input's values."""
+    """Overwriting the result in place changes the input's values (compared just before and after that write, so
+    a program that itself writes its inputs is judged by the result's write alone)."""
+    values = storage.value_bytes(ex.subject)
     how = probes.write_into(ex.result)
     if how is None:
         return Observed(False, "nothing to write (not a tensor or array, or not writable)")
-    changed = storage.value_bytes(ex.subject) != ex.before["values"]
+    changed = storage.value_bytes(ex.subject) != values
     return Observed(changed, f"wrote {how}; input {'changed' if changed else 'unchanged'}")
 
 

@@ -37,7 +37,8 @@ class Session:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     cells: list = field(default_factory=list)    # the outcome JSON's "cells"
-    contacts: dict = field(default_factory=dict)  # harness calls of patched attributes: {"path:function": count}
+    contacts: dict | None = None                 # harness calls of patched attributes: {"path:function": count};
+                                                 # None when the session wrote no audit
     log: str = ""                                # the tail of the session's output, for diagnosis
 
     def outcome(self, entry, check):
@@ -107,7 +108,7 @@ def run(todo, workdir) -> tuple:
         log, outcome, audit = Path(r["log"]), workdir / f"{r['slug']}.json", workdir / f"{r['slug']}.audit.json"
         s.log = log.read_text()[-3000:] if log.exists() else ""
         s.cells = json.loads(outcome.read_text())["cells"] if outcome.exists() else []
-        s.contacts = json.loads(audit.read_text())["contacts"] if audit.exists() else {}
+        s.contacts = json.loads(audit.read_text())["contacts"] if audit.exists() else None
     return sessions, status["(driver)"]["cpu_seconds"]
 
 

@@ -5,7 +5,7 @@
 
 --fault NAME          the fault (absent: no fault, a control session)
 --fault-audit PATH    record every call of a patched attribute that does not come from the spec's own code (its
-                      inputs and its program, compiled under the file name "<specs/FILE: ENTRY>"), as
+                      inputs and its program, compiled under the file name "<spec FILE: ENTRY>"), as
                       "path:function" of the nearest harness frame (copysuite/, strategies/; else the immediate
                       caller), and write them there as JSON
 --fault-examples N    max_examples of the `faults` Hypothesis profile (default 10): derandomized, no example
@@ -29,12 +29,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+from copysuite.specs import SPEC_CODE
+
 # the modules that capture the torch functions the harness uses, at import
 HARNESS_MODULES = ("strategies.cases", "copysuite.storage", "copysuite.probes", "copysuite.checks",
                    "copysuite.runner")
 ROOT = Path(__file__).resolve().parents[2]
 _HARNESS = (str(ROOT / "copysuite") + os.sep, str(ROOT / "strategies") + os.sep)
-SPEC_CODE = "<specs/"  # how the code objects of a spec's inputs and program are named (copysuite/specs.py)
 PROFILE = "faults"
 DEFAULT_EXAMPLES = 10
 

@@ -19,7 +19,7 @@ def leaf_case():
 
 def observe(name, call, case=None):
     check = REGISTRY[name]
-    ex = execute(parse_program(call=call), case or leaf_case(), prepare=check.prepare)
+    ex = execute(parse_program(call=call), case or leaf_case())
     assert ex.error is None, ex.error
     return check.observe(ex).value
 
@@ -43,8 +43,10 @@ CASES = [
     ("source_untouched", "source.clone()", True), ("source_untouched", "source.requires_grad_(False)", False),
     ("values_equal", "source.clone()", True), ("values_equal", "source * 2", False),
     ("values_equal", "source.tolist()", True), ("values_equal", "source.detach().numpy()", True),
-    ("strides", "source.t()", (1, 3)), ("dtype", "source.double()", "float64"),
+    ("strides", "source.t()", (1, 3)), ("strides", "source.clone()", (3, 1)),
+    ("dtype", "source.double()", "float64"), ("dtype", "source.clone()", "float32"),
     ("result_type", "source.detach().numpy()", "ndarray"), ("result_type", "source.tolist()", "list"),
+    ("result_type", "source.clone()", "tensor"),
 ]
 
 
@@ -127,3 +129,21 @@ def test_every_check_has_a_selftest():
     covered = {name for name, _, _ in CASES} | {"retains_grad", "raises", "warns"}
     trivial = {"shape", "device", "layout", "is_conj", "is_neg", "is_pinned"}  # plain attribute reads
     assert set(REGISTRY) - covered - trivial == set()
+
+
+def test_a_write_the_program_made_itself_is_not_taken_for_the_results():
+    """writes_through and backward_sees_write judge the write into the result alone: a program that writes its own
+    input first (through an alias) must not make a copy look like a view."""
+    inputs = {"a": "source", "b": "source.detach()"}
+    for result, want in (("a.clone()", False), ("a.detach()", True)):
+        program = parse_program(program=f"b.zero_()\nresult = {result}", inputs=inputs)
+        for name in ("writes_through", "backward_sees_write"):
+            assert REGISTRY[name].observe(execute(program, leaf_case(), subject="a")).value is want, (name, result)
+
+
+def test_backward_sees_write_refuses_an_error_that_is_not_about_the_write():
+    plain = Case(dtype="float32", shape=(2,), placement="contiguous", kind="plain", mode="enabled", device="cpu",
+                 base_numel=2, stride=(1,), offset=0, values=(1.0, 2.0))
+    ex = execute(parse_program(call="source.detach()"), plain)
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        REGISTRY["backward_sees_write"].observe(ex)

@@ -88,7 +88,9 @@ def test_harness_does_not_call_the_patched_attributes(campaign, name):
     """The harness captures its instruments at import; a fault may reach it only where the catalog says why that
     is harmless (Fault.harness_contact)."""
     fault = by_name(name)
-    unexpected = sorted(set(campaign.sessions[name].contacts) - set(fault.harness_contact))
+    contacts = campaign.sessions[name].contacts
+    assert contacts is not None, f"{name}: the session wrote no audit, so nothing was checked"
+    unexpected = sorted(set(contacts) - set(fault.harness_contact))
     assert not unexpected, (f"{name}: the harness itself called what the fault patches, from {unexpected} "
                             f"(calls per site: {campaign.sessions[name].contacts})")
 

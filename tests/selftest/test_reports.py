@@ -11,7 +11,8 @@ import pytest
 
 from copysuite import gate, matrix
 from copysuite.declared import summarize
-from copysuite.outcome_format import FORMAT
+from copysuite.failures import FAILURE_KINDS
+from copysuite.outcome_format import FORMAT, SCHEMA
 from copysuite.specs import load_specs
 
 SPEC_ENTRIES = summarize(load_specs().entries)  # the real specs' declarations (torch-free)
@@ -66,6 +67,27 @@ def test_a_difference_the_specs_explain_is_declared(tmp_path):
     assert code == 1, "a failure on the candidate fails the gate even when declared"
 
 
+@pytest.mark.parametrize("candidate", ["skipped", "absent"])
+def test_a_value_gate_does_not_explain_a_cell_that_is_skipped_or_gone(tmp_path, candidate):
+    """The asarray gate changes the expected value between 2.10 and 2.12: that explains held <-> failed, never a
+    cell the candidate skipped or does not have."""
+    cells = [HELD[0]] + ([cell(ASARRAY, "requires_grad", "skipped", reason="why")] if candidate == "skipped" else [])
+    code, md = run_gate(tmp_path, doc("2.10.0", HELD), doc("2.12.1", cells))
+    assert code == 1 and f"[UNDECLARED] {ASARRAY} / requires_grad / cpu: passed -> {candidate}" in md
+
+
+def test_an_entry_torch_range_explains_a_cell_judged_only_from_its_first_release(tmp_path):
+    # `H` applies to torch>=1.11 (specs/views.yaml): skipped on 1.10, judged on 1.13.1
+    base = doc("1.10.2", HELD + [cell("H", "shares_storage", "skipped", reason="applies to torch>=1.11")])
+    code, md = run_gate(tmp_path, base, doc("1.13.1", HELD + [cell("H", "shares_storage", "passed")]))
+    assert code == 0 and "[declared] H / shares_storage / cpu: skipped -> passed" in md, md
+
+
+def test_a_pre_release_is_judged_by_its_release(tmp_path):
+    code, md = run_gate(tmp_path, doc("2.10.0", HELD), doc("2.12.0a0+git1234", HELD))
+    assert code == 0 and f"{ASARRAY}.requires_grad" in md, "2.12.0a0 is judged as 2.12"
+
+
 def test_an_unexplained_difference_fails_the_gate(tmp_path):
     cand = doc("2.14.1", [cell("clone", "shares_storage", "skipped", reason="why"), HELD[1]])
     code, md = run_gate(tmp_path, doc("2.13.0", HELD), cand)
@@ -110,6 +132,11 @@ def test_matrix_cells_and_totals(tmp_path):
 
 
 NO_TORCH = "import sys; sys.modules['torch'] = None; from copysuite.__main__ import main; sys.exit(main(sys.argv[1:]))"
+
+
+def test_the_outcome_schema_knows_every_failure_kind():
+    failure = SCHEMA["properties"]["cells"]["items"]["properties"]["failure"]["oneOf"][1]
+    assert tuple(failure["properties"]["kind"]["enum"]) == FAILURE_KINDS
 
 
 @pytest.mark.parametrize("command", ["gate", "matrix", "changelog"])
