@@ -1,30 +1,40 @@
 """The conformance run: every expectation every spec entry states, checked on generated inputs.
 
 One test per cell, `test_invariant[ENTRY-CHECK-DEVICE]` (copysuite.cells), parametrized by copysuite.plugin from
-specs/. Each test runs its corner cases first (one per source kind x grad mode pair, strategies.corners), then the
-random examples of the Hypothesis profile; `--hypothesis-show-statistics` shows the mix of inputs they drew.
+specs/. The cells of one entry and device that draw the same inputs are judged together (copysuite.explore): the
+first test of the group runs its corner cases (one per source kind x grad mode pair, strategies.corners) and the
+random examples of the Hypothesis profile, executing each case once for every check; each test then reports its own
+cell. A cell that failed there is run again alone, so that Hypothesis shrinks its failure.
+`--hypothesis-show-statistics` shows the mix of inputs each group drew.
 """
 import pytest
-from hypothesis import event, example, given
-from hypothesis.statistics import collector, describe_statistics
+from hypothesis import example, given
 
+from copysuite.explore import explore, group_key, note_input
 from copysuite.runner import judge
-from strategies.space import dtype_class
+
+_EXPLORED = pytest.StashKey[dict]()
 
 
-def note_input(case):
-    """Hypothesis statistics: how many inputs of each kind, grad mode, placement and dtype class a test drew."""
-    event(f"kind: {case.kind}")
-    event(f"grad mode: {case.mode}")
-    event(f"placement: {case.placement}")
-    event(f"dtype class: {dtype_class(case.dtype)}")
+def explored(cell, request):
+    """The group run that judged `cell`, run by the first of the session's selected tests that needs it."""
+    session = request.session
+    if _EXPLORED not in session.stash:
+        groups = {}
+        for item in session.items:
+            other = getattr(getattr(item, "callspec", None), "params", {}).get("cell")
+            if other is not None and other.skip_reason() is None:
+                groups.setdefault(group_key(other), []).append(other)
+        session.stash[_EXPLORED] = {"cells": groups, "runs": {}}
+    state, key = session.stash[_EXPLORED], group_key(cell)
+    if key not in state["runs"]:
+        statistics = request.config.getoption("hypothesis_show_statistics")
+        state["runs"][key] = explore(state["cells"].get(key) or [cell], statistics=statistics)
+    return state["runs"][key]
 
 
-def test_invariant(cell, request):
-    reason = cell.skip_reason()
-    if reason:
-        pytest.skip(reason)
-
+def alone(cell):
+    """The cell's own Hypothesis run (corner cases, then random examples, shrinking what fails)."""
     @given(case=cell.strategy())
     def holds(case):
         note_input(case)
@@ -32,12 +42,19 @@ def test_invariant(cell, request):
 
     for case in cell.corner_cases():
         holds = example(case=case)(holds)
-    # keep each cell's examples apart in Hypothesis' example database
     holds._hypothesis_internal_add_digest = str(cell.id).encode()
+    holds()
 
-    def note_statistics(stats):  # Hypothesis' pytest plugin reports what it finds on the item (the given is nested)
-        stats["nodeid"] = request.node.nodeid
-        request.node.hypothesis_statistics = describe_statistics(stats)
 
-    with collector.with_value(note_statistics if request.config.getoption("hypothesis_show_statistics") else None):
-        holds()
+def test_invariant(cell, request):
+    reason = cell.skip_reason()
+    if reason:
+        pytest.skip(reason)
+    run = explored(cell, request)
+    if run.statistics:
+        request.node.hypothesis_statistics = run.statistics
+    if cell.id not in run.failed:
+        return
+    alone(cell)  # raises the shrunk failure
+    case, exc = run.failed[cell.id]  # not reproduced alone (other random examples): the group's own finding
+    raise exc

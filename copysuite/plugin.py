@@ -69,6 +69,18 @@ def pytest_configure(config):
         config.option.maxworkerrestart = "1000"
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under -n, xdist's "load" scheduling that keeps an entry's cells on one worker (copysuite.scheduling); a --dist
+    given on the command line wins."""
+    chosen = any(a.startswith(("--dist", "-d")) for a in config.invocation_params.args)
+    if config.getoption("dist") != "load" or chosen:
+        return None
+    from copysuite.scheduling import EntryScheduling
+
+    return EntryScheduling(config, log)
+
+
 def pytest_generate_tests(metafunc):
     if "cell" in metafunc.fixturenames:
         metafunc.parametrize("cell", CELLS, ids=[str(c.id) for c in CELLS])

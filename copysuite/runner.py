@@ -30,6 +30,9 @@ class Execution:
     before: dict                # the judged input's snapshot before the call (copysuite.probes.snapshot)
     before_values: object       # a CPU copy of its values before the call (None on meta)
 
+    def __repr__(self) -> str:  # short: pytest prints the arguments of the frames of a failure (no tensor reprs)
+        return f"<Execution: result {type(self.result).__name__}, error {self.error and self.error[0]}>"
+
 
 def versions_line() -> str:
     return (f"torch {torch.__version__}, numpy {np.__version__}, python {platform.python_version()} "
@@ -81,10 +84,11 @@ def failure(cell, case, kind, expected, observed, detail) -> ConformanceFailure:
         spec=f"{cell.entry.file} entry {cell.entry.id!r} expect.{cell.key}", reproduction=reproduction(cell, case))
 
 
-def judge(cell, case) -> None:
-    """Run the cell's program on `case` and compare its check; raises ConformanceFailure when they disagree."""
+def judge(cell, case, ex: Execution | None = None) -> None:
+    """Compare the cell's check on `ex` (by default a fresh execution of the cell's program on `case`); raises
+    ConformanceFailure when they disagree."""
     check = cell.check
-    ex = execute(cell.entry.program, case, cell.subject)
+    ex = ex or execute(cell.entry.program, case, cell.subject)
     expected = cell.expected(case)
     if ex.error is not None and not check.judges_failing_calls:
         raise failure(cell, case, "call_raised", "no error", ex.error, "the call raised")
@@ -96,3 +100,23 @@ def judge(cell, case) -> None:
     want = check.expected_value(expected, ex)
     if not check.agrees(want, observed.value):
         raise failure(cell, case, "mismatch", want, observed.value, observed.detail)
+
+
+def judge_all(cells, case) -> dict:
+    """Judge every cell (one entry, one case) on as few executions as is sound: the checks that only look share one
+    execution per judged input; each check that disturbs it (writes into the result, runs backward) runs last on
+    an execution of its own (the first of them takes the shared one, once every look is done).
+    Returns {cell id: the exception its judgement raised}, for the cells that did not hold."""
+    failed, shared = {}, {}
+    looks = [c for c in cells if not c.check.disturbs]
+    for cell in looks + [c for c in cells if c.check.disturbs]:
+        if cell.check.disturbs:
+            ex = shared.pop(cell.subject, None) or execute(cell.entry.program, case, cell.subject)
+        else:
+            ex = shared.get(cell.subject) or shared.setdefault(
+                cell.subject, execute(cell.entry.program, case, cell.subject))
+        try:
+            judge(cell, case, ex)
+        except Exception as exc:  # noqa: BLE001 - the cell's outcome, re-raised by its own test
+            failed[cell.id] = exc
+    return failed

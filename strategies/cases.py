@@ -5,6 +5,7 @@ exactly those lines, so the reproduction printed in a failure message is, by con
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -117,7 +118,7 @@ class Case:
     def build(self) -> dict:
         """Run `code()`; returns its namespace (`source`, and `leaf`/`base` where the code made them)."""
         ns = {"torch": torch}
-        exec("\n".join(self.code()), ns)  # noqa: S102 - our own generated code, printed in every failure
+        exec(_compiled("\n".join(self.code())), ns)  # noqa: S102 - our own generated code, printed in every failure
         return ns
 
     def mode_context(self) -> str | None:
@@ -129,6 +130,17 @@ class Case:
 
     def __repr__(self) -> str:  # what Hypothesis prints as the falsifying example
         return f"Case<{self.describe()}>"
+
+    def _repr_pretty_(self, printer, cycle) -> None:
+        """Hypothesis' printer: the repr above (else it walks every dataclass field, the values included, for each
+        example it runs, a third of the cost of an explicit example)."""
+        printer.text(repr(self))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(code: str):
+    """A case is built once per check that needs an execution of its own: compile its code once."""
+    return compile(code, "<case>", "exec")
 
 
 def geometry(shape, placement, dim):
@@ -159,6 +171,17 @@ def geometry(shape, placement, dim):
 _SPECIAL = {27: math.nan, 28: math.inf, 29: -math.inf}
 
 
+@functools.lru_cache(maxsize=None)
+def _buffer(dtype: str, numel: int):
+    """The strategy of a buffer's elements (built once: a strategy is validated the first time it draws)."""
+    return st.lists(_elements(dtype), min_size=numel, max_size=numel)
+
+
+@functools.lru_cache(maxsize=None)
+def _shapes(min_dims, max_dims, min_side, max_side):
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
+
+
 def _elements(dtype: str):
     if dtype == "bool":
         return st.booleans()
@@ -185,8 +208,7 @@ def cases(draw, *, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndi
     kind = draw(st.sampled_from(kinds))
     allowed = [d for d in dtypes if kind_fits(kind, d)]
     dtype = draw(st.sampled_from(allowed))
-    shape = draw(hnp.array_shapes(min_dims=min_ndim, max_dims=max_ndim,
-                                  min_side=max(min_side, 1 if nonempty else 0), max_side=max_side))
+    shape = draw(_shapes(min_ndim, max_ndim, max(min_side, 1 if nonempty else 0), max_side))
     fitting = [p for p in placements if placement_fits(p, shape)]
     placement = draw(st.sampled_from(fitting or ["contiguous"]))
     if placement not in placements:  # no requested placement fits this shape: draw again
@@ -194,7 +216,7 @@ def cases(draw, *, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndi
     dims = affected_dims(shape, placement)
     dim = draw(st.sampled_from(dims)) if dims and placement in ("strided", "expanded") else 0
     base_numel, stride, offset = geometry(shape, placement, dim)
-    values = tuple(draw(st.lists(_elements(dtype), min_size=base_numel, max_size=base_numel)))
+    values = tuple(draw(_buffer(dtype, base_numel)))
     mode = draw(st.sampled_from(modes))
     bit_choices = [b for b in bits if bit_fits(b, dtype)]
     bit = draw(st.sampled_from(bit_choices)) if bit_choices else "none"

@@ -47,7 +47,7 @@ def autograd_view(ex):
     return Observed(ok, f"result._base is {'the input' + chr(39) + 's base' if ok else 'some other tensor'}")
 
 
-@check("backward_sees_write", accepts=BOOLEAN, kinds=GRAD_KINDS, needs_data=True)
+@check("backward_sees_write", accepts=BOOLEAN, kinds=GRAD_KINDS, needs_data=True, disturbs=True)
 def backward_sees_write(ex):
     """After an in-place write to the result, backward through a graph that saved the input (built just before the
     write) raises the "modified by an inplace operation" error: autograd saw the write. Any other error is an
@@ -90,7 +90,7 @@ def retains_grad(ex):
 
 
 @check("grad_to_source", accepts=one_of("none", "ones", "partial", "reaches"), agrees=_grad_reaches,
-       kinds=GRAD_KINDS, needs_data=True)
+       kinds=GRAD_KINDS, needs_data=True, disturbs=True)
 def grad_to_source(ex):
     """Backpropagating ones from the result reaches the input: none, ones (identity-like), or partial (some
     elements, or some more than once). A spec may say `reaches` for "ones or partial"."""
@@ -107,7 +107,7 @@ def grad_to_source(ex):
 
 
 @check("grad_accumulates", accepts=one_of("accumulates", "none", "overwrites"), kinds=LEAF_GRAD_KINDS,
-       needs_data=True)
+       needs_data=True, disturbs=True)
 def grad_accumulates(ex):
     """Two backward calls through the result add their gradients into the input's .grad."""
     r = ex.result

@@ -42,7 +42,7 @@ def shares_storage(ex):
                     f"input memory {storage.memory_of(ex.subject)}, result memory {storage.memory_of(ex.result)}")
 
 
-@check("writes_through", accepts=BOOLEAN, needs_data=True)
+@check("writes_through", accepts=BOOLEAN, needs_data=True, disturbs=True)
 def writes_through(ex):
     """Overwriting the result in place changes the input's values (compared just before and after that write, so
     a program that itself writes its inputs is judged by the result's write alone)."""
@@ -54,7 +54,7 @@ def writes_through(ex):
     return Observed(changed, f"wrote {how}; input {'changed' if changed else 'unchanged'}")
 
 
-@check("shares_version_counter", accepts=BOOLEAN, kinds=NOT_INFERENCE, needs_data=True)
+@check("shares_version_counter", accepts=BOOLEAN, kinds=NOT_INFERENCE, needs_data=True, disturbs=True)
 def shares_version_counter(ex):
     """An in-place write to the result bumps the input's version counter (`_version`)."""
     v0 = ex.subject._version

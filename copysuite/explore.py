@@ -1,0 +1,64 @@
+"""One Hypothesis run judges a whole group of cells: each generated case is executed once and every check of the
+group is judged on it (copysuite.runner.judge_all).
+
+A group is the cells of one entry and device that draw from the same input space: the same source kinds (a check may
+narrow them) and the same `judgeable` filter (`raises` is also judged where the call is expected to fail). So every
+cell sees exactly the inputs it would see alone: its corner cases first, then the profile's random examples.
+A cell that fails in the group is re-run alone by its own test (copysuite.conformance), where Hypothesis shrinks
+its failure; the group run itself never shrinks and never stops early, so one failing check cannot hide another.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import event, example, given
+from hypothesis.statistics import collector, describe_statistics
+
+from copysuite.runner import judge_all
+from strategies.space import dtype_class
+
+
+def group_key(cell) -> tuple:
+    """Cells with equal keys draw the same inputs (see Cell.space and Cell.judgeable)."""
+    return (cell.entry.id, cell.device, tuple(cell.space()["kinds"]), cell.check.judges_failing_calls)
+
+
+@dataclass
+class Exploration:
+    failed: dict = field(default_factory=dict)   # {cell id: (case, the exception its first failing case raised)}
+    cases: int = 0                               # cases executed (explicit and generated)
+    statistics: str | None = None                # Hypothesis' statistics of the run, when asked for
+
+
+def note_input(case):
+    """Hypothesis statistics: how many inputs of each kind, grad mode, placement and dtype class a run drew."""
+    event(f"kind: {case.kind}")
+    event(f"grad mode: {case.mode}")
+    event(f"placement: {case.placement}")
+    event(f"dtype class: {dtype_class(case.dtype)}")
+
+
+def explore(cells, *, statistics: bool = False) -> Exploration:
+    """Run the group's corner cases and random examples, judging every cell not yet failed on each."""
+    first, found = cells[0], Exploration()
+
+    @given(case=first.strategy())
+    def each(case):
+        note_input(case)
+        found.cases += 1
+        pending = [c for c in cells if c.id not in found.failed]
+        for cell_id, exc in judge_all(pending, case).items():
+            found.failed[cell_id] = (case, exc)
+
+    for case in first.corner_cases():
+        each = example(case=case)(each)
+    # keep each group's examples apart in Hypothesis' example database (and its derandomized seed)
+    each._hypothesis_internal_add_digest = repr(group_key(first)).encode()
+
+    def keep(stats):
+        stats["nodeid"] = f"the group run of {first.entry.id} on {first.device} ({len(cells)} checks)"
+        found.statistics = describe_statistics(stats)
+
+    with collector.with_value(keep if statistics else None):
+        each()
+    return found

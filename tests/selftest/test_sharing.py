@@ -1,0 +1,83 @@
+"""Judging every check of an entry on one execution (copysuite.runner.judge_all) is sound: the checks that share an
+execution (`disturbs` False) change nothing another check can see, and every spec entry's checks observe the same
+values on a shared execution as each on a fresh one of its own."""
+import dataclasses
+
+import pytest
+
+from copysuite.checks import REGISTRY
+from copysuite.faults.fault import by_name
+from copysuite.explore import explore, group_key
+from copysuite.plan import plan_cells
+from copysuite.runner import execute, judge_all
+from copysuite.specs import load_specs
+
+CELLS = [c for c in plan_cells(load_specs(checks=REGISTRY).entries, REGISTRY, devices=["cpu"])
+         if c.skip_reason() is None]
+GROUPS = {}
+for _cell in CELLS:
+    GROUPS.setdefault(group_key(_cell), []).append(_cell)
+
+
+def group_of(entry_id, key):
+    return GROUPS[group_key(next(c for c in CELLS if c.entry.id == entry_id and c.key == key))]
+
+
+def observations(cells, case, ex):
+    """{cell id: observed value} of the looks among `cells` on one execution `ex`, in the given order."""
+    out = {}
+    for cell in cells:
+        if not cell.check.disturbs and ex.error is None:
+            try:
+                out[cell.id] = repr(cell.check.observe(ex).value)
+            except Exception as exc:  # noqa: BLE001 - an observation that fails must fail the same way
+                out[cell.id] = f"raised {type(exc).__name__}"
+    return out
+
+
+def agreement(cells, case) -> tuple:
+    """The looks' observations on one shared execution in order, in reverse order, and each on a fresh execution."""
+    program, subject = cells[0].entry.program, cells[0].subject
+    shared = execute(program, case, subject)
+    forward = observations(cells, case, shared)
+    backward = observations(cells[::-1], case, shared)
+    fresh = {}
+    for cell in cells:
+        fresh.update(observations([cell], case, execute(program, case, cell.subject)))
+    return forward, backward, fresh
+
+
+@pytest.mark.parametrize("key", sorted(GROUPS, key=repr)[::3], ids=lambda k: f"{k[0]}-{k[1]}-{k[3]}")
+def test_looks_share_an_execution(key):
+    """Every third group of the specs (CPU), on its first corner cases."""
+    cells = GROUPS[key]
+    for case in cells[0].corner_cases()[:4]:
+        forward, backward, fresh = agreement(cells, case)
+        assert forward == backward == fresh, f"{cells[0].entry.id} on {case!r}"
+
+
+def test_disturbing_checks_are_declared():
+    """The checks that write into the result or run backward say so (else judge_all would share their execution)."""
+    assert {n for n, c in REGISTRY.items() if c.disturbs} == {
+        "writes_through", "shares_version_counter", "backward_sees_write", "grad_to_source", "grad_accumulates"}
+
+
+def test_a_disturbing_check_declared_a_look_is_caught():
+    """The agreement above can fail: with writes_through declared a look, the values observed after it on the shared
+    execution are the written ones."""
+    misdeclared = dataclasses.replace(REGISTRY["writes_through"], disturbs=False)
+    cells = [dataclasses.replace(c, check=misdeclared) if c.key == "writes_through" else c
+             for c in group_of("detach", "writes_through")]
+    forward, backward, fresh = agreement(cells, cells[0].corner_cases()[0])
+    assert not forward == backward == fresh
+
+
+def test_group_runs_find_every_failing_check():
+    """Under the view_copies fault, the group runs of view:flat find all four checks the fault breaks (two of them
+    disturbing, one in a group of its own kinds), not only the first; without the fault they find none."""
+    groups = [cells for key, cells in GROUPS.items() if key[0] == "view:flat"]
+    assert len(groups) >= 2 and all(explore(cells).failed == {} for cells in groups)
+    fault = by_name("view_copies")
+    with fault.applied():
+        failed = [cid for cells in groups for cid in explore(cells).failed]
+    assert {(e, k) for e, k in fault.expected} <= {(cid.entry, cid.check) for cid in failed}
