@@ -8,7 +8,7 @@ cell. A cell that failed there is run again alone, so that Hypothesis shrinks it
 `--hypothesis-show-statistics` shows the mix of inputs each group drew.
 """
 import pytest
-from hypothesis import example, given
+from hypothesis import Phase, example, given, settings
 
 from copysuite.explore import explore, group_key, note_input
 from copysuite.runner import judge
@@ -55,6 +55,9 @@ def test_invariant(cell, request):
         request.node.hypothesis_statistics = run.statistics
     if cell.id not in run.failed:
         return
-    alone(cell)  # raises the shrunk failure
-    case, exc = run.failed[cell.id]  # not reproduced alone (other random examples): the group's own finding
+    if Phase.shrink in settings.default.phases:
+        alone(cell)  # raises the shrunk failure
+    # no shrinking (e.g. the fault campaign's profile), or not reproduced alone (other random examples): the group
+    # run's own first failing case
+    case, exc = run.failed[cell.id]
     raise exc

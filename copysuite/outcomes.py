@@ -46,6 +46,20 @@ class OutcomeRecorder:
         self.config, self.spec_set, self.spec_dir = config, spec_set, spec_dir
         self.cells = {}       # cell id -> record
         self.casualties = []  # conformance tests whose worker process died
+        self.not_collected = []   # (cell id, why): planned cells that cannot run here (copysuite.plugin)
+        self.uncollected = {}     # why -> how many of them the outcome lists
+
+    def not_run(self, cells_and_reasons) -> None:
+        self.not_collected = [(cell.id, why) for cell, why in cells_and_reasons]
+
+    def _add_not_collected(self) -> None:
+        """The cells that cannot run here, as skipped with their reason: those of every (entry, check) this session
+        reported on, so that -k or node ids select them together with the cells that ran."""
+        reported = {(rec["entry"], rec["check"]) for rec in self.cells.values()}
+        for cell, why in self.not_collected:
+            if (cell.entry, cell.check) in reported and str(cell) not in self.cells:
+                self.cells[str(cell)] = {**cell.as_dict(), "outcome": "skipped", "skip_reason": why, "failure": None}
+                self.uncollected[why] = self.uncollected.get(why, 0) + 1
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report):
@@ -82,12 +96,15 @@ class OutcomeRecorder:
 
     @pytest.hookimpl
     def pytest_terminal_summary(self, terminalreporter):
+        self._add_not_collected()
         if not self.cells:
             return
         tr = terminalreporter
         tr.section(f"copy-semantics conformance on torch {torch.__version__}")
         for line in self.table():
             tr.write_line(line)
+        for why, n in sorted(self.uncollected.items()):
+            tr.write_line(f"not collected: {n} cells: {why}")
         for c in self.casualties:
             tr.write_line(f"CASUALTY: {c['nodeid']}: the worker died while running it; the other tests went on")
         path = self.config.getoption("outcome_json")

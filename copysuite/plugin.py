@@ -25,7 +25,8 @@ settings.register_profile("deep", max_examples=150, **_common)  # between ci and
 settings.register_profile("thorough", max_examples=1000, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))  # --hypothesis-profile overrides this
 
-CELLS = []   # the cells of this session, planned in pytest_configure
+CELLS = []   # the cells of this session that can run here, planned in pytest_configure
+NOT_RUN = []  # (cell, why) for the planned cells that cannot (an absent device, a torch outside the entry's range)
 
 
 def pytest_addoption(parser):
@@ -54,14 +55,22 @@ def pytest_configure(config):
         spec_set = load_specs(spec_dir, REGISTRY)
         for entry in spec_set.entries:
             bind.check_names(entry)
-        CELLS[:] = plan_cells(spec_set.entries, REGISTRY, entry_ids=config.getoption("spec_entries"),
-                              check_names=config.getoption("invariants"), devices=config.getoption("devices"))
+        planned = plan_cells(spec_set.entries, REGISTRY, entry_ids=config.getoption("spec_entries"),
+                             check_names=config.getoption("invariants"), devices=config.getoption("devices"))
     except SpecError as exc:
         raise pytest.UsageError(f"spec error: {exc}") from None
     except SelectionError as exc:
         raise pytest.UsageError(f"--spec-entry/--invariant/--device: {exc}") from None
+    # Cells that cannot run here are not collected (thousands of skipped tests on a machine without CUDA cost seconds
+    # and hide the rest); the outcome JSON records them as skipped, with the reason, and the summary counts them.
+    # If none can run, they are collected, so that the session shows each reason.
+    reasons = [(cell, cell.skip_reason()) for cell in planned]
+    CELLS[:] = [cell for cell, why in reasons if why is None] or planned
+    NOT_RUN[:] = [(cell, why) for cell, why in reasons if why is not None] if len(CELLS) < len(planned) else []
     if not hasattr(config, "workerinput"):  # under xdist only the controller records (workers report to it)
-        config.pluginmanager.register(OutcomeRecorder(config, spec_set, spec_dir), "copy-semantics-outcomes")
+        recorder = OutcomeRecorder(config, spec_set, spec_dir)
+        recorder.not_run(NOT_RUN)
+        config.pluginmanager.register(recorder, "copy-semantics-outcomes")
     # Under pytest-xdist a crashed worker (or one killed by pytest-timeout) is replaced and the run goes on; xdist's
     # default allows 4 restarts per worker, counted over all workers, which would drop every test after a
     # systematically crashing op.
