@@ -93,16 +93,23 @@ def load_specs(directory: Path = SPEC_DIR, checks=None) -> SpecSet:
     files = sorted(directory.glob("*.yaml"))
     if not files:
         raise SpecError(str(directory), None, None, "no spec files (*.yaml)")
-    entries, seen = [], {}
     digest = hashlib.sha256((SPEC_DIR / "schema.json").read_bytes())
     for path in files:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
-        for entry in load_file(path, checks):
-            if entry.id in seen:
-                raise SpecError(entry.file, entry.id, "id", f"duplicate id, first defined in {seen[entry.id]}")
-            seen[entry.id] = entry.file
-            entries.append(entry)
-    return SpecSet(tuple(entries), digest.hexdigest(), tuple(label(p) for p in files))
+    key = (str(directory.resolve()), digest.hexdigest(), id(checks))
+    if key not in _LOADED:  # the same texts load to the same entries (a warm process runs many sessions)
+        entries, seen = [], {}
+        for path in files:
+            for entry in load_file(path, checks):
+                if entry.id in seen:
+                    raise SpecError(entry.file, entry.id, "id", f"duplicate id, first defined in {seen[entry.id]}")
+                seen[entry.id] = entry.file
+                entries.append(entry)
+        _LOADED[key] = SpecSet(tuple(entries), digest.hexdigest(), tuple(label(p) for p in files))
+    return _LOADED[key]
+
+
+_LOADED: dict = {}
 
 
 def label(path: Path) -> str:

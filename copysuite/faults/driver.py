@@ -36,6 +36,10 @@ def _preload():
 
     for module in PRELOAD:
         importlib.import_module(module)
+    from copysuite.checks import REGISTRY
+    from copysuite.specs import load_specs
+
+    load_specs(checks=REGISTRY)  # every session loads them: once here, before the forks
     for ep in entry_points(group="pytest11"):  # the installed pytest plugins, which each session would import
         try:
             ep.load()

@@ -1,8 +1,8 @@
 """An op that raises, hangs or kills the interpreter must not cost the results of the others.
 
 One conformance run in a subprocess under pytest-xdist with three sabotaged torch methods (tests/selftest/
-chaos_plugin.py), one run without: the outcome JSON must list every test of the selection, the untouched ops with the
-same outcomes as without sabotage, and the hanging and crashing tests as named casualties.
+chaos_plugin.py): the outcome JSON must list every test of the selection, the untouched ops holding (as they do in
+the conformance run), and the hanging and crashing tests as named casualties.
 """
 import json
 import os
@@ -14,7 +14,6 @@ import pytest
 
 pytestmark = pytest.mark.timeout(900)  # two whole pytest runs in subprocesses, on a possibly busy machine
 
-from copysuite.cells import CellId
 from copysuite.plugin import CELLS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,41 +43,32 @@ def ran(doc, entry):
     return [r for r in doc["cells"] if r["entry"] == entry and r["device"] == "cpu"]
 
 
-def keyed(doc):
-    return {CellId.parse(r["id"]): r for r in doc["cells"]}
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
+    """(the sabotaged run, the cell ids it selected). One test of each sabotaged op: each hang or crash costs a worker
+    and its replacement's start-up; one xdist worker is enough to show that the run survives them."""
     tmp = tmp_path_factory.mktemp("chaos")
-    # one test of each sabotaged op: each hang or crash costs a worker and its replacement's start-up
     ids = [i for op in SURVIVORS for i in node_ids(op, limit=8)] + [i for op in CHAOS for i in node_ids(op, limit=1)]
     chaos = ",".join(f"{how}:{op}" for op, how in CHAOS.items())
-    # the control needs no worker to survive anything: one process
-    return run(tmp, "control", "", ids, workers=0), run(tmp, "sabotaged", chaos, ids, workers=2)
-
-
-def test_control_run_holds(runs):
-    (proc, doc), _ = runs
-    failed = [r for r in doc["cells"] if r["outcome"] == "failed"]
-    assert proc.returncode == 0 and not failed, proc.stdout[-3000:]
+    return run(tmp, "sabotaged", chaos, ids, workers=1), {i.split("[", 1)[1][:-1] for i in ids}
 
 
 def test_sabotaged_run_fails_but_keeps_every_result(runs):
-    (_, control), (proc, sabotaged) = runs
+    (proc, doc), selected = runs
     assert proc.returncode == 1, f"expected pytest to report failures, exit {proc.returncode}\n{proc.stdout[-3000:]}"
-    assert keyed(sabotaged).keys() == keyed(control).keys(), "the outcome JSON lost or gained tests"
+    ran = {r["id"] for r in doc["cells"] if r["device"] == "cpu"}
+    assert ran == selected, f"the outcome JSON lost or gained tests: {sorted(ran ^ selected)}"
 
 
-def test_untouched_ops_have_the_same_outcomes(runs):
-    (_, control), (_, sabotaged) = runs
-    a, b = keyed(control), keyed(sabotaged)
-    changed = [k for k in a if k.entry in SURVIVORS and a[k]["outcome"] != b[k]["outcome"]]
-    assert not changed and any(k.entry in SURVIVORS for k in a), changed
+def test_untouched_ops_hold(runs):
+    """The ops nobody sabotaged hold as they do without sabotage (the conformance run shows that they hold)."""
+    (_, doc), _ = runs
+    rows = [r for op in SURVIVORS for r in ran(doc, op)]
+    assert rows and all(r["outcome"] == "passed" for r in rows), [r for r in rows if r["outcome"] != "passed"]
 
 
 def test_unexpected_exception_is_an_ordinary_failure_naming_it(runs):
-    _, (_, doc) = runs
+    (_, doc), _ = runs
     rows = ran(doc, "new_tensor")
     assert rows and all(r["outcome"] == "failed" and r["failure"]["observed"][0] == "RuntimeError"
                         and "injected failure in Tensor.new_tensor" in r["failure"]["observed"][1] for r in rows), rows
@@ -86,7 +76,7 @@ def test_unexpected_exception_is_an_ordinary_failure_naming_it(runs):
 
 @pytest.mark.parametrize("op", ["tolist", "numpy"])
 def test_hang_and_crash_are_named_casualties(runs, op):
-    _, (_, doc) = runs
+    (_, doc), _ = runs
     rows = ran(doc, op)
     assert rows and all(r["outcome"] == "failed" and r["failure"]["kind"] == "crashed" for r in rows), rows
     assert {r["id"] for r in rows} <= {c["cell"] for c in doc["casualties"]}, doc["casualties"]
