@@ -48,16 +48,20 @@ class OutcomeRecorder:
         self.casualties = []  # conformance tests whose worker process died
         self.not_collected = []   # (cell id, why): planned cells that cannot run here (copysuite.plugin)
         self.uncollected = {}     # why -> how many of them the outcome lists
+        self.runnable_entries = set()
 
-    def not_run(self, cells_and_reasons) -> None:
+    def not_run(self, cells_and_reasons, runnable_entries) -> None:
         self.not_collected = [(cell.id, why) for cell, why in cells_and_reasons]
+        self.runnable_entries = set(runnable_entries)
 
     def _add_not_collected(self) -> None:
-        """The cells that cannot run here, as skipped with their reason: those of every (entry, check) this session
-        reported on, so that -k or node ids select them together with the cells that ran."""
-        reported = {(rec["entry"], rec["check"]) for rec in self.cells.values()}
+        """The cells that cannot run here, as skipped with their reason: those of every entry this session reported
+        on (so that -k or node ids select them together with the cells that ran), and every cell of an entry none
+        of whose cells can run here (no selection could have chosen it: it is never lost from the outcome)."""
+        reported = {rec["entry"] for rec in self.cells.values()}
         for cell, why in self.not_collected:
-            if (cell.entry, cell.check) in reported and str(cell) not in self.cells:
+            listed = cell.entry in reported or cell.entry not in self.runnable_entries
+            if listed and str(cell) not in self.cells:
                 self.cells[str(cell)] = {**cell.as_dict(), "outcome": "skipped", "skip_reason": why, "failure": None}
                 self.uncollected[why] = self.uncollected.get(why, 0) + 1
 

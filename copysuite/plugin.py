@@ -69,7 +69,7 @@ def pytest_configure(config):
     NOT_RUN[:] = [(cell, why) for cell, why in reasons if why is not None] if len(CELLS) < len(planned) else []
     if not hasattr(config, "workerinput"):  # under xdist only the controller records (workers report to it)
         recorder = OutcomeRecorder(config, spec_set, spec_dir)
-        recorder.not_run(NOT_RUN)
+        recorder.not_run(NOT_RUN, {cell.entry.id for cell in CELLS})
         config.pluginmanager.register(recorder, "copy-semantics-outcomes")
     # Under pytest-xdist a crashed worker (or one killed by pytest-timeout) is replaced and the run goes on; xdist's
     # default allows 4 restarts per worker, counted over all workers, which would drop every test after a

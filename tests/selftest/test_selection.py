@@ -49,6 +49,14 @@ def test_cells_that_cannot_run_here_are_listed_not_collected(tmp_path, capsys):
     assert code == 0, stdout
     cells = {c["id"]: c for c in json.loads(out.read_text())["cells"]}
     assert set(cells) == {f"clone-shares_storage-{d}" for d in ("cpu", "meta", "cuda", "mps")}
+    # and every cell of the selection whose entry cannot run here at all
+    code = copysuite_run(["-q", "-p", "no:xdist", "-k", "clone-shares_storage-cpu", "--invariant", "shares_storage",
+                          "--outcome-json", str(out)])
+    listed = {c["id"] for c in json.loads(out.read_text())["cells"]}
+    capsys.readouterr()
+    if device_skip_reason("cuda"):
+        assert code == 0 and {"clone-shares_storage-cuda", "to:cuda-shares_storage-cpu"} <= listed, listed
+        assert "view:flat-shares_storage-cuda" not in listed, listed
     for device, name in (("cuda", "CUDA"), ("mps", "MPS")):
         if device_skip_reason(device):
             assert cells[f"clone-shares_storage-{device}"]["skip_reason"] == f"no {name} device"
