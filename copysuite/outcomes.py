@@ -59,6 +59,8 @@ class OutcomeRecorder:
         on (so that -k or node ids select them together with the cells that ran), and every cell of an entry none
         of whose cells can run here (no selection could have chosen it: it is never lost from the outcome)."""
         reported = {rec["entry"] for rec in self.cells.values()}
+        if not reported:  # a session of other tests (seeds, self-tests): no conformance outcome to complete
+            return
         for cell, why in self.not_collected:
             listed = cell.entry in reported or cell.entry not in self.runnable_entries
             if listed and str(cell) not in self.cells:
