@@ -1,6 +1,9 @@
 """`python -m copysuite bench [--out DIR] [options]`: the benchmark JSON, the scaling charts and the claims report
 for the installed torch. Options other than --out go to `copysuite.bench.run` (processes, time budget, and pytest
-options such as --bench-max-exp=24). Needs requirements-bench.txt and this checkout's benchmarks/ folder."""
+options such as --bench-max-exp=24). Needs requirements-bench.txt and this checkout's benchmarks/ folder.
+
+`python -m copysuite bench ab --base PYTHON --candidate PYTHON`: the speed gate, two environments timed in one run
+(copysuite.bench.ab)."""
 from __future__ import annotations
 
 import argparse
@@ -10,6 +13,10 @@ from copysuite.bench import report, run
 
 
 def main(argv=None) -> int:
+    if argv and argv[0] == "ab":
+        from copysuite.bench import ab
+
+        return ab.main(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__, allow_abbrev=False)
     parser.add_argument("--out", default="results/bench", help="output directory (default results/bench)")
     args, rest = parser.parse_known_args(argv)

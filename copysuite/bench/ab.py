@@ -1,0 +1,132 @@
+"""`python -m copysuite bench ab --base PYTHON --candidate PYTHON`: the speed gate, judged within one run.
+
+Two environments (say the current torch's venv and the candidate's) are timed in the same run, in fresh processes
+that alternate A B, B A, A B ... (`benchmarks/ab_worker.py`: every spec op on a float32 CPU source of each size, one
+thread). Each process gives each op the minimum of its rounds; the processes pair up in time order (A with the B
+next to it), so that a drift of the host moves both sides of a pair alike; an op is judged by the geometric mean of
+its paired ratios B/A, with a Student's t interval over the pairs (a percentile bootstrap over 4 to 6 pairs is far
+too narrow: it flagged unchanged ops). An op is a regression when the whole interval lies above --threshold
+(default 1.05): the candidate is surely more than 5% slower. Exit 1 when any op is. Both sides' processes run with
+fixed glibc malloc thresholds: with the dynamic mmap threshold a 4 MiB copy took 1.3 to 3x longer in some fresh
+processes than in others (page faults on every call), which no pairing cancels.
+
+BENCH_INJECT_SLOWDOWN=1.1 in --candidate-env makes the candidate's every timed call 1.1x slower: the self-test.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+# two-sided Student's t quantiles by degrees of freedom (1 ... 10), for the confidences offered
+T_QUANTILE = {0.95: dict(enumerate((12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228), 1)),
+              0.99: dict(enumerate((63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169), 1))}
+
+
+@dataclass
+class Verdict:
+    op: str
+    ratio: float    # geometric mean of the paired ratios candidate / base
+    low: float      # bootstrap interval (confidence given by --confidence)
+    high: float
+    regression: bool
+
+
+def run_worker(python: str, env: dict, worker_args: list[str]) -> dict:
+    proc = subprocess.run([python, "-m", "benchmarks.ab_worker", *worker_args], cwd=ROOT, env={**os.environ, **env},
+                          capture_output=True, text=True, timeout=900, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{python} -m benchmarks.ab_worker failed:\n{proc.stderr[-2000:]}")
+    return json.loads(proc.stdout)
+
+
+def collect(base: str, candidate: str, pairs: int, worker_args, candidate_env=None, log=print) -> list[tuple]:
+    """[(base timings, candidate timings)] per pair, the order within a pair alternating (AB, BA, AB, ...)."""
+    out = []
+    for i in range(pairs):
+        order = [("base", base, {}), ("candidate", candidate, candidate_env or {})]
+        got = {}
+        for side, python, env in (order if i % 2 == 0 else order[::-1]):
+            start = time.monotonic()
+            got[side] = run_worker(python, env, worker_args)
+            log(f"pair {i + 1}/{pairs}: {side} process {time.monotonic() - start:.1f} s")
+        out.append((got["base"], got["candidate"]))
+    return out
+
+
+def judge(pairs: list[tuple], threshold: float, confidence: float = 0.95, resamples: int = 4000,
+          seed: int = 0, stat=np.min, interval: str = "t") -> list[Verdict]:
+    ops = sorted(set.intersection(*(set(a) & set(b) for a, b in pairs)))
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(pairs), size=(resamples, len(pairs)))
+    tail = (1 - confidence) / 2
+    verdicts = []
+    for op in ops:
+        logs = np.log([stat(b[op]) / stat(a[op]) for a, b in pairs])
+        if interval == "t":  # Student's t over the pairs: honest for few pairs, where a bootstrap is far too narrow
+            half = T_QUANTILE[confidence][len(logs) - 1] * logs.std(ddof=1) / np.sqrt(len(logs))
+            low, high = np.exp(logs.mean() - half), np.exp(logs.mean() + half)
+        else:
+            boot = logs[picks].mean(axis=1)
+            low, high = np.exp(np.quantile(boot, [tail, 1 - tail]))
+        verdicts.append(Verdict(op, float(np.exp(logs.mean())), float(low), float(high), bool(low > threshold)))
+    return verdicts
+
+
+def markdown(verdicts, threshold, header: str) -> str:
+    lines = [header, "", f"Regression: the whole interval above {threshold:.2f}. "
+             f"{sum(v.regression for v in verdicts)} of {len(verdicts)} ops regressed.", "",
+             "| op | candidate / base | interval | verdict |", "|---|---|---|---|"]
+    for v in sorted(verdicts, key=lambda v: -v.ratio):
+        lines.append(f"| {v.op} | {v.ratio:.3f} | {v.low:.3f} - {v.high:.3f} | "
+                     f"{'REGRESSION' if v.regression else 'ok'} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
+    parser.add_argument("--base", required=True, help="python of the current environment")
+    parser.add_argument("--candidate", required=True, help="python of the candidate environment")
+    parser.add_argument("--pairs", type=int, default=6, help="process pairs (default 6, at most 11)")
+    parser.add_argument("--threshold", type=float, default=1.05)
+    parser.add_argument("--confidence", type=float, default=0.95)
+    parser.add_argument("--candidate-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="environment of the candidate's processes only (e.g. BENCH_INJECT_SLOWDOWN=1.1)")
+    parser.add_argument("--markdown", default=None, metavar="PATH")
+    parser.add_argument("--stat", choices=("median", "min"), default="min", help="of a process's rounds")
+    parser.add_argument("--interval", choices=("bootstrap", "t"), default="t",
+                        help="over the pairs: Student's t (default), or a percentile bootstrap")
+    parser.add_argument("--dynamic-malloc", action="store_true",
+                        help="keep glibc's dynamic mmap threshold (default: fixed thresholds in both sides' processes)")
+    args, worker_args = parser.parse_known_args(argv)
+    if not 2 <= args.pairs <= 11:
+        parser.error("--pairs: from 2 to 11")
+    env = dict(item.split("=", 1) for item in args.candidate_env)
+    if not args.dynamic_malloc:
+        fixed = {k: str(2 ** 28) for k in ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_")}
+        os.environ.update(fixed)
+    pairs = collect(args.base, args.candidate, args.pairs, worker_args, env)
+    verdicts = judge(pairs, args.threshold, args.confidence, stat=getattr(np, args.stat), interval=args.interval)
+    bad = [v for v in verdicts if v.regression]
+    worst = max(verdicts, key=lambda v: v.ratio)
+    print(f"{len(verdicts)} ops, {args.pairs} process pairs; median ratio "
+          f"{float(np.median([v.ratio for v in verdicts])):.3f}; worst {worst.op} {worst.ratio:.3f} "
+          f"({worst.low:.3f}-{worst.high:.3f}); highest lower bound {max(v.low for v in verdicts):.3f}")
+    for v in bad:
+        print(f"REGRESSION {v.op}: {v.ratio:.3f} ({v.low:.3f}-{v.high:.3f})")
+    if args.markdown:
+        Path(args.markdown).write_text(markdown(verdicts, args.threshold,
+                                                f"# Speed gate: {args.candidate} vs {args.base}"))
+    print(f"verdict: {'FAIL' if bad else 'PASS'}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,39 @@
+"""The speed gate's judgement (copysuite.bench.ab.judge) on made-up timings: paired ratios, a t interval over the
+pairs, a regression only when the whole interval is above the threshold; a drift of the host that moves both
+processes of a pair alike cancels out."""
+import numpy as np
+
+from copysuite.bench.ab import judge, markdown
+
+
+def pairs_of(base_seconds, factor, drift, noise=0.01, seed=1):
+    """Five pairs of processes; in pair i both sides run `drift[i]` times slower (the host), the candidate `factor`
+    times slower than the base, each round with `noise` relative jitter."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for d in drift:
+        side = lambda f: {op: list(s * f * d * (1 + noise * rng.standard_normal(5))) for op, s in base_seconds.items()}
+        out.append((side(1.0), side(factor)))
+    return out
+
+
+OPS = {"clone@2^20": 1e-4, "detach@2^10": 1e-6}
+DRIFT = [1.0, 1.3, 0.9, 1.5, 1.1]  # 50% swings between pairs: far more than any regression we look for
+
+
+def test_the_same_speed_passes_under_drift():
+    verdicts = judge(pairs_of(OPS, 1.0, DRIFT), threshold=1.05)
+    assert [v.regression for v in verdicts] == [False, False]
+    assert all(0.97 < v.ratio < 1.03 for v in verdicts)
+
+
+def test_ten_percent_slower_fails_under_drift_and_names_the_op():
+    verdicts = judge(pairs_of(OPS, 1.10, DRIFT), threshold=1.05)
+    assert all(v.regression and 1.05 < v.low < v.ratio < v.high for v in verdicts), verdicts
+    assert "| clone@2^20 | 1.1" in markdown(verdicts, 1.05, "# gate")
+
+
+def test_an_op_only_one_side_has_is_not_judged():
+    pairs = pairs_of(OPS, 1.0, DRIFT)
+    pairs[0][1]["extra@2^10"] = [1e-6]
+    assert [v.op for v in judge(pairs, threshold=1.05)] == sorted(OPS)
