@@ -16,20 +16,7 @@ import torch
 
 from benchmarks import grid
 from benchmarks.spec_ops import bound, load_spec_ops, source_ndim
-from benchmarks.timing import SLOWDOWN
-
-
-def timed(fn, factor: float):
-    """`fn`, followed by a busy wait of (factor - 1) times its own duration. The wrapper runs on both sides of the
-    gate (factor 1.0: no wait), so that its own cost, which dominates sub-microsecond ops, is not taken for the
-    injected slowdown (benchmarks.timing.slowed wraps only the slowed side)."""
-    def call():
-        start = time.perf_counter()
-        fn()
-        until = time.perf_counter() + (factor - 1.0) * (time.perf_counter() - start)
-        while time.perf_counter() < until:
-            pass
-    return call
+from benchmarks.timing import SLOWDOWN, slowed
 
 
 def rounds_of(call, rounds: int, round_seconds: float) -> list[float]:
@@ -73,7 +60,8 @@ def main(argv=None) -> int:
                 call()
             except Exception:  # noqa: BLE001, S112 - an op the spec expects to raise here is not timed
                 continue
-            timings[f"{entry.id}@2^{exp}"] = rounds_of(timed(call, SLOWDOWN), args.rounds, args.round_seconds)
+            timings[f"{entry.id}@2^{exp}"] = rounds_of(slowed(call, SLOWDOWN, always=True), args.rounds,
+                                                                args.round_seconds)
     print(json.dumps(timings))
     return 0
 

@@ -26,7 +26,6 @@ settings.register_profile("thorough", max_examples=1000, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))  # --hypothesis-profile overrides this
 
 CELLS = []   # the cells of this session that can run here, planned in pytest_configure
-NOT_RUN = []  # (cell, why) for the planned cells that cannot (an absent device, a torch outside the entry's range)
 
 
 def pytest_addoption(parser):
@@ -66,10 +65,10 @@ def pytest_configure(config):
     # If none can run, they are collected, so that the session shows each reason.
     reasons = [(cell, cell.skip_reason()) for cell in planned]
     CELLS[:] = [cell for cell, why in reasons if why is None] or planned
-    NOT_RUN[:] = [(cell, why) for cell, why in reasons if why is not None] if len(CELLS) < len(planned) else []
+    not_run = [(cell, why) for cell, why in reasons if why is not None] if len(CELLS) < len(planned) else []
     if not hasattr(config, "workerinput"):  # under xdist only the controller records (workers report to it)
         recorder = OutcomeRecorder(config, spec_set, spec_dir)
-        recorder.not_run(NOT_RUN, {cell.entry.id for cell in CELLS})
+        recorder.not_run(not_run, {cell.entry.id for cell in CELLS})
         config.pluginmanager.register(recorder, "copy-semantics-outcomes")
     # Under pytest-xdist a crashed worker (or one killed by pytest-timeout) is replaced and the run goes on; xdist's
     # default allows 4 restarts per worker, counted over all workers, which would drop every test after a

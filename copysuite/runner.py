@@ -107,14 +107,11 @@ def judge_all(cells, case) -> dict:
     execution per judged input; each check that disturbs it (writes into the result, runs backward) runs last on
     an execution of its own (the first of them takes the shared one, once every look is done).
     Returns {cell id: the exception its judgement raised}, for the cells that did not hold."""
-    failed, shared = {}, {}
-    looks = [c for c in cells if not c.check.disturbs]
-    for cell in looks + [c for c in cells if c.check.disturbs]:
-        if cell.check.disturbs:
-            ex = shared.pop(cell.subject, None) or execute(cell.entry.program, case, cell.subject)
-        else:
-            ex = shared.get(cell.subject) or shared.setdefault(
-                cell.subject, execute(cell.entry.program, case, cell.subject))
+    failed, shared = {}, {}   # shared: judged input -> the execution its looks share
+    for cell in sorted(cells, key=lambda c: c.check.disturbs):  # the looks first (a stable sort)
+        if cell.subject not in shared:
+            shared[cell.subject] = execute(cell.entry.program, case, cell.subject)
+        ex = shared.pop(cell.subject) if cell.check.disturbs else shared[cell.subject]
         try:
             judge(cell, case, ex)
         except Exception as exc:  # noqa: BLE001 - the cell's outcome, re-raised by its own test

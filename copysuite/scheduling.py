@@ -3,8 +3,8 @@ cells of one entry and device between two workers. They are judged in one run (c
 runs the first of them; a worker holding only some of them would run the whole group again.
 
 xdist sends each worker chunks of the collection in order; here a chunk is extended to the end of the group its last
-test belongs to (for tests other than cells, the group is their module). Everything else is xdist's: when a worker crashes, the test it was running is reported and not
-sent again. (Not `--dist loadgroup`: it renames node ids, which pytest 9 ignores, and its scope scheduler sends the
+test belongs to (for tests other than cells, the group is their module). Everything else is xdist's: when a worker
+crashes, the test it was running is reported and not sent again. (Not `--dist loadgroup`: it renames node ids, which pytest 9 ignores, and its scope scheduler sends the
 test that crashed a worker to the replacement again, pytest-dev/pytest-xdist#1371.)
 """
 from __future__ import annotations

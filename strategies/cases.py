@@ -172,7 +172,7 @@ def geometry(shape, placement, dim):
 @functools.lru_cache(maxsize=None)
 def _buffer(dtype: str, numel: int):
     """The strategy of a buffer's `numel` elements: one draw of raw bytes, read as float16 bit patterns (so every
-    float16 value, subnormals, -0.0, nan and +-inf included, each bit pattern as likely), as integers 0 ... 100 (in
+    float16 value, subnormals, -0.0, nan and +-inf included, can be drawn), as integers 0 ... 100 (in
     range for every integer dtype, unsigned included), as booleans, or as pairs of float16 for complex dtypes.
     One draw instead of one per element: drawing element by element was most of the cost of a case; the bytes
     shrink towards zeros. (Built once per size: a strategy is validated the first time it draws.)"""

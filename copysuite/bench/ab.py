@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
+FIXED_MALLOC = {k: str(2 ** 28) for k in ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_")}
 # two-sided Student's t quantiles by degrees of freedom (1 ... 10), for the confidences offered
 T_QUANTILE = {0.95: dict(enumerate((12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228), 1)),
               0.99: dict(enumerate((63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169), 1))}
@@ -34,7 +35,7 @@ T_QUANTILE = {0.95: dict(enumerate((12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2
 class Verdict:
     op: str
     ratio: float    # geometric mean of the paired ratios candidate / base
-    low: float      # bootstrap interval (confidence given by --confidence)
+    low: float      # Student's t interval over the pairs (confidence given by --confidence)
     high: float
     regression: bool
 
@@ -47,11 +48,13 @@ def run_worker(python: str, env: dict, worker_args: list[str]) -> dict:
     return json.loads(proc.stdout)
 
 
-def collect(base: str, candidate: str, pairs: int, worker_args, candidate_env=None, log=print) -> list[tuple]:
-    """[(base timings, candidate timings)] per pair, the order within a pair alternating (AB, BA, AB, ...)."""
+def collect(base: str, candidate: str, pairs: int, worker_args, env=None, candidate_env=None,
+            log=print) -> list[tuple]:
+    """[(base timings, candidate timings)] per pair, the order within a pair alternating (AB, BA, AB, ...); `env`
+    goes to every process, `candidate_env` to the candidate's too."""
     out = []
     for i in range(pairs):
-        order = [("base", base, {}), ("candidate", candidate, candidate_env or {})]
+        order = [("base", base, env or {}), ("candidate", candidate, {**(env or {}), **(candidate_env or {})})]
         got = {}
         for side, python, env in (order if i % 2 == 0 else order[::-1]):
             start = time.monotonic()
@@ -61,21 +64,15 @@ def collect(base: str, candidate: str, pairs: int, worker_args, candidate_env=No
     return out
 
 
-def judge(pairs: list[tuple], threshold: float, confidence: float = 0.95, resamples: int = 4000,
-          seed: int = 0, stat=np.min, interval: str = "t") -> list[Verdict]:
+def judge(pairs: list[tuple], threshold: float, confidence: float = 0.95, stat=np.min) -> list[Verdict]:
+    """Each op both sides timed in every pair: the geometric mean of its paired ratios and a Student's t interval
+    over the pairs (a percentile bootstrap over so few pairs is far too narrow: it flagged unchanged ops)."""
     ops = sorted(set.intersection(*(set(a) & set(b) for a, b in pairs)))
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, len(pairs), size=(resamples, len(pairs)))
-    tail = (1 - confidence) / 2
     verdicts = []
     for op in ops:
         logs = np.log([stat(b[op]) / stat(a[op]) for a, b in pairs])
-        if interval == "t":  # Student's t over the pairs: honest for few pairs, where a bootstrap is far too narrow
-            half = T_QUANTILE[confidence][len(logs) - 1] * logs.std(ddof=1) / np.sqrt(len(logs))
-            low, high = np.exp(logs.mean() - half), np.exp(logs.mean() + half)
-        else:
-            boot = logs[picks].mean(axis=1)
-            low, high = np.exp(np.quantile(boot, [tail, 1 - tail]))
+        half = T_QUANTILE[confidence][len(logs) - 1] * logs.std(ddof=1) / np.sqrt(len(logs))
+        low, high = np.exp(logs.mean() - half), np.exp(logs.mean() + half)
         verdicts.append(Verdict(op, float(np.exp(logs.mean())), float(low), float(high), bool(low > threshold)))
     return verdicts
 
@@ -96,24 +93,20 @@ def main(argv=None) -> int:
     parser.add_argument("--candidate", required=True, help="python of the candidate environment")
     parser.add_argument("--pairs", type=int, default=6, help="process pairs (default 6, at most 11)")
     parser.add_argument("--threshold", type=float, default=1.05)
-    parser.add_argument("--confidence", type=float, default=0.95)
+    parser.add_argument("--confidence", type=float, choices=sorted(T_QUANTILE), default=0.95)
     parser.add_argument("--candidate-env", action="append", default=[], metavar="NAME=VALUE",
                         help="environment of the candidate's processes only (e.g. BENCH_INJECT_SLOWDOWN=1.1)")
     parser.add_argument("--markdown", default=None, metavar="PATH")
     parser.add_argument("--stat", choices=("median", "min"), default="min", help="of a process's rounds")
-    parser.add_argument("--interval", choices=("bootstrap", "t"), default="t",
-                        help="over the pairs: Student's t (default), or a percentile bootstrap")
     parser.add_argument("--dynamic-malloc", action="store_true",
                         help="keep glibc's dynamic mmap threshold (default: fixed thresholds in both sides' processes)")
     args, worker_args = parser.parse_known_args(argv)
     if not 2 <= args.pairs <= 11:
         parser.error("--pairs: from 2 to 11")
-    env = dict(item.split("=", 1) for item in args.candidate_env)
-    if not args.dynamic_malloc:
-        fixed = {k: str(2 ** 28) for k in ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_")}
-        os.environ.update(fixed)
-    pairs = collect(args.base, args.candidate, args.pairs, worker_args, env)
-    verdicts = judge(pairs, args.threshold, args.confidence, stat=getattr(np, args.stat), interval=args.interval)
+    fixed = {} if args.dynamic_malloc else FIXED_MALLOC
+    pairs = collect(args.base, args.candidate, args.pairs, worker_args, fixed,
+                    dict(item.split("=", 1) for item in args.candidate_env))
+    verdicts = judge(pairs, args.threshold, args.confidence, stat=getattr(np, args.stat))
     bad = [v for v in verdicts if v.regression]
     worst = max(verdicts, key=lambda v: v.ratio)
     print(f"{len(verdicts)} ops, {args.pairs} process pairs; median ratio "

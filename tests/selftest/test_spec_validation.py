@@ -22,6 +22,12 @@ def program(text, inputs=""):
     return f"entries:\n  - id: op\n{inputs}    program: |\n{body}\n    expect: {{shares_storage: false}}\n"
 
 
+def gated(*gates):
+    """GOOD with its expectation given by version gates (YAML flow mappings)."""
+    lines = "".join(f"\n          - {g}" for g in gates)
+    return GOOD.replace("{shares_storage: false}", f"\n      shares_storage:\n        versions:{lines}")
+
+
 MALFORMED = {
     "bad_yaml": ("entries: [\n  - id: x\n", None, None, "not valid YAML"),
     "empty_file": ("", None, None, "empty spec file"),
@@ -32,11 +38,8 @@ MALFORMED = {
     "id_with_a_dash": (GOOD.replace("{id}", "clone-fast"), "clone-fast", "id", "does not match"),
     "wrong_type": (GOOD.replace("false}", "[1, 2]}"), "op", "expect.shares_storage",
                    "is not valid under any of the given schemas"),
-    "gate_gap": (GOOD.replace("{shares_storage: false}", """
-      shares_storage:
-        versions:
-          - {torch: "<2.0", value: true, evidence: "https://example.org/a"}
-          - {torch: ">=2.10", value: false, evidence: "https://example.org/b"}"""), "op",
+    "gate_gap": (gated('{torch: "<2.0", value: true, evidence: "https://example.org/a"}',
+                       '{torch: ">=2.10", value: false, evidence: "https://example.org/b"}'), "op",
                  "expect.shares_storage.versions", "no gate covers torch 2.0.1"),
     "grad_check_of_a_derived_input": (program("result = b", "    inputs: {b: source.detach()}\n").replace(
         "{shares_storage: false}", "{'grad_to_source[b]': none}"), "op", "expect.grad_to_source[b]",
@@ -55,16 +58,10 @@ MALFORMED = {
     "bad_predicate_argument": (GOOD.replace("{shares_storage: false}",
                                             "{shares_storage: {if: ['dtype:float65'], then: true, else: false}}"),
                                "op", "expect.shares_storage.if", "dtype: takes one of"),
-    "contradictory_gates": (GOOD.replace("{shares_storage: false}", """
-      shares_storage:
-        versions:
-          - {torch: ">=2.0", value: true, evidence: "https://example.org/a"}
-          - {torch: ">=2.10", value: false, evidence: "https://example.org/b"}"""), "op",
+    "contradictory_gates": (gated('{torch: ">=2.0", value: true, evidence: "https://example.org/a"}',
+                                  '{torch: ">=2.10", value: false, evidence: "https://example.org/b"}'), "op",
                             "expect.shares_storage.versions", "contradictory gates"),
-    "gate_without_evidence": (GOOD.replace("{shares_storage: false}", """
-      shares_storage:
-        versions:
-          - {torch: ">=2.0", value: true}"""), "op", "expect.shares_storage.versions.0",
+    "gate_without_evidence": (gated('{torch: ">=2.0", value: true}'), "op", "expect.shares_storage.versions.0",
                               "'evidence' is a required property"),
     "unknown_dtype": (GOOD + "    applies: {dtypes: [float33]}\n", "op", "applies.dtypes", "unknown dtype"),
     "bad_exception": (GOOD.replace("{shares_storage: false}", "{raises: {type: Oops}}"), "op", "expect.raises",
