@@ -52,13 +52,13 @@ def collect(base: str, candidate: str, pairs: int, worker_args, env=None, candid
             log=print) -> list[tuple]:
     """[(base timings, candidate timings)] per pair, the order within a pair alternating (AB, BA, AB, ...); `env`
     goes to every process, `candidate_env` to the candidate's too."""
+    order = [("base", base, dict(env or {})), ("candidate", candidate, {**(env or {}), **(candidate_env or {})})]
     out = []
     for i in range(pairs):
-        order = [("base", base, env or {}), ("candidate", candidate, {**(env or {}), **(candidate_env or {})})]
         got = {}
-        for side, python, env in (order if i % 2 == 0 else order[::-1]):
+        for side, python, side_env in (order if i % 2 == 0 else order[::-1]):
             start = time.monotonic()
-            got[side] = run_worker(python, env, worker_args)
+            got[side] = run_worker(python, side_env, worker_args)
             log(f"pair {i + 1}/{pairs}: {side} process {time.monotonic() - start:.1f} s")
         out.append((got["base"], got["candidate"]))
     return out

@@ -1,9 +1,11 @@
 """The speed gate's judgement (copysuite.bench.ab.judge) on made-up timings: paired ratios, a t interval over the
 pairs, a regression only when the whole interval is above the threshold; a drift of the host that moves both
 processes of a pair alike cancels out."""
+from unittest import mock
+
 import numpy as np
 
-from copysuite.bench.ab import judge, markdown
+from copysuite.bench.ab import collect, judge, markdown
 
 
 def pairs_of(base_seconds, factor, drift, noise=0.01, seed=1):
@@ -37,3 +39,14 @@ def test_an_op_only_one_side_has_is_not_judged():
     pairs = pairs_of(OPS, 1.0, DRIFT)
     pairs[0][1]["extra@2^10"] = [1e-6]
     assert [v.op for v in judge(pairs, threshold=1.05)] == sorted(OPS)
+
+
+def test_only_the_candidates_processes_get_the_candidate_env():
+    """Every pair, in either order: the base's processes see `env` alone, the candidate's `env` plus its own (a
+    loop variable once shadowed `env`, so from the second pair on the base was injected too and 1.5x passed)."""
+    seen = []
+    fake = lambda python, env, args: seen.append((python, dict(env))) or {"op": [1.0]}
+    with mock.patch("copysuite.bench.ab.run_worker", fake):
+        collect("A", "B", 4, [], env={"FIXED": "1"}, candidate_env={"SLOW": "1.1"}, log=lambda *_: None)
+    assert [p for p, _ in seen] == ["A", "B", "B", "A", "A", "B", "B", "A"]
+    assert all(env == ({"FIXED": "1"} if p == "A" else {"FIXED": "1", "SLOW": "1.1"}) for p, env in seen), seen
