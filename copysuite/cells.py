@@ -1,8 +1,10 @@
-"""The one place a conformance cell's id is built and read back: `ENTRY-CHECK-DEVICE` (imports no torch).
+"""The one place a conformance cell's id is built and read back: `ENTRY-CHECK-DEVICE-EXECUTION` (imports no torch).
 
-A cell is one (spec entry, check, device); CHECK is the expectation's key, `shares_storage` or `shares_storage[b]`
-for an input other than `source`. Entry ids hold no `-` (specs/schema.json), so the id splits from the right. Every
-character is one pytest's `-k` accepts: `pytest -k 'clone:dense-strides'` selects that cell's test.
+A cell is one (spec entry, check, device, execution); CHECK is the expectation's key, `shares_storage` or
+`shares_storage[b]` for an input other than `source`; EXECUTION is `eager` or a torch.compile backend
+(`compile.aot_eager`, strategies.space.EXECUTIONS). Entry ids hold no `-` (specs/schema.json), so the id splits
+from the right. Every character is one pytest's `-k` accepts: `pytest -k 'clone:dense-strides-cpu-eager'` selects
+that cell's test.
 """
 from __future__ import annotations
 
@@ -16,14 +18,15 @@ class CellId:
     entry: str
     check: str
     device: str
+    execution: str = "eager"
 
     def __str__(self) -> str:
-        return f"{self.entry}-{self.check}-{self.device}"
+        return f"{self.entry}-{self.check}-{self.device}-{self.execution}"
 
     @classmethod
     def parse(cls, text: str) -> "CellId":
-        entry, check, device = text.rsplit("-", 2)
-        return cls(entry, check, device)
+        entry, check, device, execution = text.rsplit("-", 3)
+        return cls(entry, check, device, execution)
 
     @classmethod
     def from_nodeid(cls, nodeid: str) -> "CellId | None":
@@ -37,8 +40,9 @@ class CellId:
             return None
 
     def as_dict(self) -> dict:
-        return {"id": str(self), "entry": self.entry, "check": self.check, "device": self.device}
+        return {"id": str(self), "entry": self.entry, "check": self.check, "device": self.device,
+                "execution": self.execution}
 
     @classmethod
     def from_dict(cls, fields: dict) -> "CellId":
-        return cls(fields["entry"], fields["check"], fields["device"])
+        return cls(fields["entry"], fields["check"], fields["device"], fields["execution"])

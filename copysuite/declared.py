@@ -15,7 +15,8 @@ from copysuite.expectations import KNOWN_RELEASES, Choice
 
 
 def summarize(entries) -> dict:
-    """{entry id: {file, program, torch, gates: {key: [{path, gates: [{torch, value, evidence}]}]}}}"""
+    """{entry id: {file, program, torch, gates: {key: [{path, gates: [{torch, value, evidence}]}]},
+    diverges: [{executions, torch, expect, observed, evidence, fixed_by}]}}"""
     out = {}
     for e in entries:
         gates = {}
@@ -27,7 +28,11 @@ def summarize(entries) -> dict:
             if found:
                 gates[key] = found
         out[e.id] = {"file": e.file, "program": e.program.text, "inputs": dict(e.program.inputs),
-                     "torch": e.applies.torch, "gates": gates}
+                     "torch": e.applies.torch, "gates": gates,
+                     "diverges": [{"executions": list(d.executions), "devices": list(d.devices), "torch": d.torch,
+                                   "expect": list(d.keys), "by_design": d.by_design,
+                                   "observed": d.observed, "evidence": d.evidence, "fixed_by": d.fixed_by}
+                                  for d in e.diverges]}
     return out
 
 
@@ -39,12 +44,19 @@ def _gate_index(gates, version: Version):
     return next((i for i, g in enumerate(gates) if _covers(g["torch"], version)), None)
 
 
-def changes_between(entry_id: str, entry: dict, key: str, old: Version, new: Version) -> list[tuple]:
+def changes_between(entry_id: str, entry: dict, key: str, old: Version, new: Version,
+                    execution: str = "eager") -> list[tuple]:
     """What the specs declare to differ for one expectation between two releases, as (kind, readable line with
     evidence): kind "range" when the entry's own torch range covers one release and not the other (its cells are
     skipped on one side), kind "gate" for every version gate whose chosen branch differs (the expected value
-    changes)."""
+    changes), kind "divergence" for a known upstream bug under `execution` that affects one release only."""
     out = []
+    for d in entry.get("diverges", []):
+        if key in d["expect"] and execution in d["executions"] and _covers(d["torch"], old) != _covers(d["torch"], new):
+            state = "appears" if _covers(d["torch"], new) else "is fixed"
+            fixed = f", fix {d['fixed_by']}" if d["fixed_by"] and not _covers(d["torch"], new) else ""
+            out.append(("divergence", f"{entry_id}.{key} under {execution}: known bug {state} (torch{d['torch']}: "
+                                      f"{d['observed']}) [{d['evidence']}{fixed}]"))
     if entry["torch"] and _covers(entry["torch"], old) != _covers(entry["torch"], new):
         out.append(("range", f"{entry_id} applies to torch{entry['torch']} only ({entry['file']})"))
     for choice in entry["gates"].get(key, []):
@@ -68,10 +80,19 @@ def _boundaries(specifier_texts):
 
 
 def release_changes(summary: dict) -> list[tuple]:
-    """(release, Markdown line) for every declared change: where an entry starts or stops applying, and where a
-    gate's value changes."""
+    """(release, Markdown line) for every declared change: where an entry starts or stops applying, where a
+    gate's value changes, and where a known divergence under a compiled execution begins or ends."""
     items = []
     for eid, entry in summary.items():
+        for d in entry.get("diverges", []):
+            points = _boundaries([d["torch"]])
+            for prev, cur in zip(points, points[1:]):
+                if _covers(d["torch"], prev) != _covers(d["torch"], cur):
+                    state = "appears" if _covers(d["torch"], cur) else "is fixed"
+                    fix = f" · fix: {d['fixed_by']}" if d["fixed_by"] and state == "is fixed" else ""
+                    items.append((cur, f"`{eid}` **{', '.join(d['expect'])}** under {', '.join(d['executions'])}: "
+                                       f"known bug {state} (`{d['observed']}`) — evidence: {d['evidence']}{fix} "
+                                       f"({entry['file']})"))
         rng = entry["torch"]
         if rng:
             points = _boundaries([rng])

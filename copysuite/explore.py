@@ -1,7 +1,7 @@
 """One Hypothesis run judges a whole group of cells: each generated case is executed once and every check of the
 group is judged on it (copysuite.runner.judge_all).
 
-A group is the cells of one entry and device that draw from the same input space: the same source kinds (a check may
+A group is the cells of one entry, device and execution that draw from the same input space: the same source kinds (a check may
 narrow them) and the same `judgeable` filter (`raises` is also judged where the call is expected to fail). So every
 cell sees exactly the inputs it would see alone: its corner cases first, then the profile's random examples.
 A cell that fails in the group is re-run alone by its own test (copysuite.conformance), where Hypothesis shrinks
@@ -11,16 +11,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hypothesis import event, example, given
+from hypothesis import event, example, given, settings
 from hypothesis.statistics import collector, describe_statistics
 
 from copysuite.runner import judge_all
 from strategies.space import dtype_class
 
 
+COMPILED_SHARE = 4   # a compiled group draws a quarter of the profile's random examples (each one compiles)
+
+
+def examples_for(cell) -> int:
+    """Random examples for the cell's group: the profile's, or for a compiled execution a quarter of them (at least
+    2): most of a compiled case's cost is compiling it, and the corner cases are run in full either way."""
+    n = settings.default.max_examples
+    return n if cell.execution == "eager" else max(2, n // COMPILED_SHARE)
+
+
 def group_key(cell) -> tuple:
     """Cells with equal keys draw the same inputs (see Cell.space and Cell.judgeable)."""
-    return (cell.entry.id, cell.device, tuple(cell.space()["kinds"]), cell.check.judges_failing_calls)
+    return (cell.entry.id, cell.device, cell.execution, tuple(cell.space()["kinds"]), cell.check.judges_failing_calls)
 
 
 @dataclass
@@ -52,11 +62,13 @@ def explore(cells, *, statistics: bool = False) -> Exploration:
 
     for case in first.corner_cases():
         each = example(case=case)(each)
+    each = settings(max_examples=examples_for(first))(each)
     # keep each group's examples apart in Hypothesis' example database (and its derandomized seed)
     each._hypothesis_internal_add_digest = repr(group_key(first)).encode()
 
     def keep(stats):
-        stats["nodeid"] = f"the group run of {first.entry.id} on {first.device} ({len(cells)} checks)"
+        stats["nodeid"] = (f"the group run of {first.entry.id} on {first.device}, {first.execution} "
+                           f"({len(cells)} checks)")
         found.statistics = describe_statistics(stats)
 
     with collector.with_value(keep if statistics else None):

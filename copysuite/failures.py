@@ -11,6 +11,7 @@ FAILURE_KINDS = (          # the outcome JSON's failure "kind" (copysuite/outcom
     "observation_failed",   # the check itself could not observe (an exception while judging)
     "error",                # the test failed otherwise (a health check, an error in the harness): no fields
     "crashed",              # the worker process died while running it (pytest-xdist): no fields
+    "stale_divergence",     # a known divergence (a spec's `diverges`) no longer reproduces: no fields
 )
 
 

@@ -32,7 +32,8 @@ def compare(base, cand, same=False) -> dict:
         oa, ob = (r["outcome"] if r else "absent" for r in (ra, rb))
         entry = entries.get(cell["entry"])
         # a repeat on the same torch (--same): nothing is declared, every difference is flakiness
-        reasons = changes_between(cell["entry"], entry, cell["check"], va, vb) if entry and not same else []
+        reasons = (changes_between(cell["entry"], entry, cell["check"], va, vb, cell["execution"])
+                   if entry and not same else [])
         differs = oa != ob or (same and ra and rb and (ra["skip_reason"], ra["failure"]) !=
                                (rb["skip_reason"], rb["failure"]))
         if differs:
@@ -40,7 +41,7 @@ def compare(base, cand, same=False) -> dict:
             shown = rb if ob != "passed" else ra
             diffs.append({**cell, "base": oa, "candidate": ob, "declared": bool(why), "because": why,
                           "detail": outcome_format.summary(shown) if shown else ""})
-        elif reasons and cell["device"] == "cpu":
+        elif reasons and cell["device"] == "cpu" and cell["execution"] == "eager":
             declared_only.append({**cell, "base": oa, "candidate": ob, "because": [line for _, line in reasons]})
     failures = [r for r in cand["cells"] if r["outcome"] == "failed"]
     other = [t for t in cand["session"]["failed_tests"] if CellId.from_nodeid(t) is None]
@@ -52,10 +53,10 @@ def compare(base, cand, same=False) -> dict:
 def explaining(reasons, base: str, candidate: str) -> list[str]:
     """The declarations that can explain an outcome going from `base` to `candidate`: a changed expected value
     (a gate) explains held <-> failed; a torch range explains skipped <-> judged; nothing explains a cell that
-    one run does not have."""
+    one run does not have; a known divergence explains diverged <-> held."""
     if "absent" in (base, candidate):
         return []
-    kind = "range" if "skipped" in (base, candidate) else "gate"
+    kind = "range" if "skipped" in (base, candidate) else "divergence" if "diverged" in (base, candidate) else "gate"
     return [line for k, line in reasons if k == kind]
 
 
@@ -85,14 +86,15 @@ def render(base, cand, found, markdown=False) -> str:
         out.append(h("outcome differences"))
         for d in diffs:
             out.append(f"{bullet}[{'declared' if d['declared'] else 'UNDECLARED'}] {d['entry']} / {d['check']} / "
-                       f"{d['device']}: {d['base']} -> {d['candidate']}")
+                       f"{d['device']} / {d['execution']}: {d['base']} -> {d['candidate']}")
             out += [f"      because {why}" for why in d["because"]]
             if d["detail"] and not d["declared"]:
                 out.append(f"      {d['detail'][:300]}")
         out.append("")
     if found["failures"] or found["other"]:
         out.append(h("failures on the candidate"))
-        out += [f"{bullet}{r['entry']} / {r['check']} / {r['device']}: {outcome_format.summary(r)[:300]}"
+        out += [f"{bullet}{r['entry']} / {r['check']} / {r['device']} / {r['execution']}: "
+                f"{outcome_format.summary(r)[:300]}"
                 for r in found["failures"]]
         out += [f"{bullet}{t}" for t in found["other"]]
         out.append("")

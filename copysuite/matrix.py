@@ -1,6 +1,7 @@
 """Build the conformance matrix from outcome JSON files (one per run, `--outcome-json`; imports no torch).
 
-Rows: entry x check. Columns: torch release x device (devices where something ran). Cells: held / failed / skipped
+Rows: entry x check. Columns: torch release x device x execution (where something ran; `cpu` is eager on the
+CPU, `cpu compile.aot_eager` compiled with that backend). Cells: held / failed / skipped
 / blank (not planned, e.g. value checks on meta). Totals per column. Markdown for the repo, one self-contained HTML
 page.
 
@@ -20,9 +21,10 @@ from pathlib import Path
 from packaging.version import Version
 
 from copysuite import outcome_format
-from strategies.space import DEVICES
-SYMBOL = {"passed": "✓", "failed": "✗", "skipped": "–"}
-WORD = {"passed": "held", "failed": "failed", "skipped": "skipped"}
+from strategies.space import DEVICES, EXECUTIONS
+
+SYMBOL = {"passed": "✓", "failed": "✗", "skipped": "–", "diverged": "⚠"}
+WORD = {"passed": "held", "failed": "failed", "skipped": "skipped", "diverged": "diverged (known bug)"}
 
 
 def load_runs(paths):
@@ -46,13 +48,18 @@ def run_label(doc) -> str:
     return f"torch {doc['torch']}"
 
 
+def place(r) -> str:
+    """A column's device and execution: `cpu` (eager), `cpu compile.aot_eager`."""
+    return r["device"] if r["execution"] == "eager" else f"{r['device']} {r['execution']}"
+
+
 def columns(runs):
-    """(run index, device) for every device on which a run judged at least one cell."""
+    """(run index, place) for every device and execution in which a run judged at least one cell."""
+    order = [place({"device": d, "execution": e}) for d in DEVICES for e in EXECUTIONS]
     cols = []
     for i, doc in enumerate(runs):
-        for device in DEVICES:
-            if any(r["device"] == device and r["outcome"] != "skipped" for r in doc["cells"]):
-                cols.append((i, device))
+        ran = {place(r) for r in doc["cells"] if r["outcome"] != "skipped"}
+        cols += [(i, p) for p in order if p in ran]
     return cols
 
 
@@ -60,7 +67,7 @@ def table(runs):
     cells = {}
     for i, doc in enumerate(runs):
         for r in doc["cells"]:
-            cells[(r["entry"], r["check"], i, r["device"])] = r
+            cells[(r["entry"], r["check"], i, place(r))] = r
     rows = sorted({(entry, check) for entry, check, _, _ in cells})
     return rows, cells
 
@@ -111,7 +118,7 @@ def markdown(runs, machine, generated) -> str:
     if notes:
         lines += ["", "Devices with nothing run: " + " · ".join(sorted(set(n.split(": ", 1)[1] for n in notes)))]
     lines += ["", "## Totals per column", "", "| | " + " | ".join(head) + " |", "|---|" + "---|" * len(cols)]
-    for key in ("passed", "failed", "skipped"):
+    for key in WORD:
         lines.append(f"| {WORD[key]} | " + " | ".join(str(tot[c][key]) for c in cols) + " |")
     varying = [row for row in rows if not uniform(row, cols, cells)]
     lines += ["", f"## Rows whose outcome differs between columns ({len(varying)})", ""]
@@ -148,7 +155,7 @@ def page(runs, machine, generated) -> str:
         body.append(f"<tr{cls}><th>{esc(op)}</th><td>{esc(inv)}</td>{''.join(tds)}</tr>")
     foot = "".join(
         f"<tr><th colspan=2>{WORD[k]}</th>" + "".join(f"<td>{tot[c][k]}</td>" for c in cols) + "</tr>"
-        for k in ("passed", "failed", "skipped"))
+        for k in WORD)
     notes = "".join(f"<li>{esc(n)}</li>" for n in device_notes(runs, cols))
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Copy-semantics conformance matrix</title>
@@ -157,7 +164,7 @@ body {{ font: 13px/1.4 system-ui, sans-serif; margin: 1.5em; }}
 table {{ border-collapse: collapse; }} th, td {{ border: 1px solid #ccc; padding: 2px 6px; text-align: center; }}
 tbody th, tbody td:nth-child(2) {{ text-align: left; font-weight: normal; }}
 td.passed {{ background: #d9f2d9; }} td.failed {{ background: #f7c6c6; font-weight: bold; }}
-td.skipped {{ background: #eee; color: #777; }} tr.varies th {{ font-weight: bold; }}
+td.skipped {{ background: #eee; color: #777; }} td.diverged {{ background: #fde9b0; }} tr.varies th {{ font-weight: bold; }}
 thead th {{ position: sticky; top: 0; background: #fff; }}
 </style></head><body>
 <h1>Copy-semantics conformance matrix</h1>

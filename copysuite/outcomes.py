@@ -10,7 +10,7 @@ import json
 import os
 import platform
 import subprocess
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
 import numpy as np
@@ -49,6 +49,7 @@ class OutcomeRecorder:
         self.not_collected = []   # (cell id, why): planned cells that cannot run here (copysuite.plugin)
         self.uncollected = {}     # why -> how many of them the outcome lists
         self.runnable_entries = set()
+        self.compiled = {}        # entry -> execution -> Counter of what compiled calls did (copysuite.executors)
 
     def not_run(self, cells_and_reasons, runnable_entries) -> None:
         self.not_collected = [(cell.id, why) for cell, why in cells_and_reasons]
@@ -78,9 +79,15 @@ class OutcomeRecorder:
             self.casualties.append({"nodeid": report.nodeid, "cell": str(cell)})
         rec = self.cells.setdefault(str(cell), {**cell.as_dict(), "outcome": "passed", "skip_reason": None,
                                                 "failure": None})
+        if "compile" in props and report.when == "call":
+            totals = self.compiled.setdefault(rec["entry"], {}).setdefault(rec["execution"], Counter())
+            totals.update(props["compile"])
         if report.when != "call" and report.outcome == "passed":
             return
-        if report.skipped:
+        if report.skipped and hasattr(report, "wasxfail"):
+            rec.update(outcome="diverged", failure=props.get("failure"), skip_reason=report.wasxfail,
+                       divergence=props.get("divergence"))
+        elif report.skipped:
             reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
             rec.update(outcome="skipped", skip_reason=reason.removeprefix("Skipped: "))
         elif report.when == "???":
@@ -111,6 +118,8 @@ class OutcomeRecorder:
             tr.write_line(line)
         for why, n in sorted(self.uncollected.items()):
             tr.write_line(f"not collected: {n} cells: {why}")
+        if self.compiled:
+            tr.write_line(self.compile_line())
         for c in self.casualties:
             tr.write_line(f"CASUALTY: {c['nodeid']}: the worker died while running it; the other tests went on")
         path = self.config.getoption("outcome_json")
@@ -120,26 +129,46 @@ class OutcomeRecorder:
                 json.dump(self.document(tr.stats), fh, indent=1, sort_keys=True)
             tr.write_line(f"outcome JSON written to {path}")
 
+    def compile_totals(self) -> dict:
+        return {entry: {ex: {**c, "compile_seconds": round(c["compile_seconds"], 2)} for ex, c in by.items()}
+                for entry, by in sorted(self.compiled.items())}
+
+    def compile_line(self) -> str:
+        """One line: what the compiled executions cost (graphs compiled, graph breaks, seconds in compiling calls)."""
+        total = Counter()
+        for by in self.compiled.values():
+            for c in by.values():
+                total.update(c)
+        return (f"compiled: {total['calls']} calls of {sum(len(b) for b in self.compiled.values())} compiled "
+                f"(entry, execution) pairs; {total['compiles']} graphs compiled, {total['graph_breaks']} graph "
+                f"breaks, {total['compile_seconds']:.1f} s in calls that compiled (per entry: the outcome JSON)")
+
     def table(self) -> list[str]:
-        per_entry = defaultdict(lambda: {"passed": 0, "failed": 0, "skipped": 0, "reasons": set(),
-                                         "failed_checks": []})
+        """Per entry: held, failed, diverged (a known upstream bug reproduced) and skipped cells, with notes."""
+        per_entry = defaultdict(lambda: {"passed": 0, "failed": 0, "diverged": 0, "skipped": 0, "reasons": set(),
+                                         "failed_checks": [], "known": set()})
         for rec in self.cells.values():
             row = per_entry[rec["entry"]]
             row[rec["outcome"]] += 1
             if rec["outcome"] == "skipped":
                 row["reasons"].add(rec["skip_reason"])
+            if rec["outcome"] == "diverged":
+                row["known"].add(f"known: {rec['divergence']}")
             if rec["outcome"] == "failed":
-                row["failed_checks"].append(f"{rec['check']}[{rec['device']}]")
+                where = rec["device"] if rec["execution"] == "eager" else f"{rec['device']} {rec['execution']}"
+                row["failed_checks"].append(f"{rec['check']}[{where}]")
         width = max(len(e) for e in per_entry)
-        lines = [f"{'entry':<{width}}  held  failed  skipped  notes"]
+        lines = [f"{'entry':<{width}}  held  failed  diverged  skipped  notes"]
         for eid in sorted(per_entry):
             row = per_entry[eid]
             notes = (["FAILED: " + ", ".join(sorted(row["failed_checks"]))] if row["failed_checks"] else []) + (
+                ["; ".join(sorted(row["known"]))] if row["known"] else []) + (
                 ["skipped: " + "; ".join(sorted(row["reasons"]))] if row["reasons"] else [])
-            lines.append(f"{eid:<{width}}  {row['passed']:>4}  {row['failed']:>6}  {row['skipped']:>7}  "
-                         + " | ".join(notes))
-        total = {k: sum(r[k] for r in per_entry.values()) for k in ("passed", "failed", "skipped")}
-        lines.append(f"{'total':<{width}}  {total['passed']:>4}  {total['failed']:>6}  {total['skipped']:>7}")
+            lines.append(f"{eid:<{width}}  {row['passed']:>4}  {row['failed']:>6}  {row['diverged']:>8}  "
+                         f"{row['skipped']:>7}  " + " | ".join(notes))
+        total = {k: sum(r[k] for r in per_entry.values()) for k in ("passed", "failed", "diverged", "skipped")}
+        lines.append(f"{'total':<{width}}  {total['passed']:>4}  {total['failed']:>6}  {total['diverged']:>8}  "
+                     f"{total['skipped']:>7}")
         return lines
 
     def document(self, stats) -> dict:
@@ -156,5 +185,6 @@ class OutcomeRecorder:
                       "files": list(self.spec_set.files), "entries": declared.summarize(self.spec_set.entries)},
             "session": self.session_totals(stats),
             "casualties": self.casualties,
-            "cells": sorted(self.cells.values(), key=lambda r: (r["entry"], r["check"], r["device"])),
+            "compiled": self.compile_totals(),
+            "cells": sorted(self.cells.values(), key=lambda r: (r["entry"], r["check"], r["device"], r["execution"])),
         }

@@ -1,15 +1,16 @@
-"""From loaded entries to cells: one (entry, check, device) per stated expectation and device, each with the inputs
-it is judged on (a Hypothesis strategy, and its corner cases as explicit examples)."""
+"""From loaded entries to cells: one (entry, check, device, execution) per stated expectation, device and execution,
+each with the inputs it is judged on (a Hypothesis strategy, and its corner cases as explicit examples)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from copysuite import bind, expectations
 from copysuite.cells import CellId
+from copysuite.executors import EXECUTORS
 from copysuite.specs import Entry, split_key
 from strategies.cases import cases
 from strategies.corners import corner_cases
-from strategies.space import DEVICES
+from strategies.space import DEVICES, EXECUTIONS
 
 
 class SelectionError(ValueError):
@@ -23,10 +24,11 @@ class Cell:
     key: str               # the expectation's key: "shares_storage" or "shares_storage[b]"
     subject: str           # the input the check judges
     device: str
+    execution: str = "eager"
 
     @property
     def id(self) -> CellId:
-        return CellId(self.entry.id, self.key, self.device)
+        return CellId(self.entry.id, self.key, self.device, self.execution)
 
     def __repr__(self) -> str:  # what pytest shows for the test's parameter
         return f"Cell<{self.id}>"
@@ -37,15 +39,20 @@ class Cell:
     def evidence(self) -> list[str]:
         return expectations.evidence(self.entry.expect[self.key])
 
+    def divergences(self) -> list:
+        """The known upstream bugs (copysuite.specs.Divergence) this cell reproduces on the installed torch."""
+        return [d for d in self.entry.diverges
+                if d.covers(self.key, self.execution, bind.TORCH_VERSION, self.device)]
+
     def skip_reason(self) -> str | None:
-        return bind.skip_reason(self.entry, self.device)
+        return bind.skip_reason(self.entry, self.device) or EXECUTORS[self.execution].skip_reason()
 
     def space(self) -> dict:
         """The arguments of strategies.cases.cases for this cell."""
         a = self.entry.applies
         return dict(dtypes=bind.dtypes(self.entry), kinds=[k for k in a.kinds if k in self.check.kinds],
                     placements=a.placements, modes=a.modes, device=self.device, min_ndim=a.ndim[0],
-                    max_ndim=a.ndim[1], nonempty=a.nonempty, bits=a.bits)
+                    max_ndim=a.ndim[1], nonempty=a.nonempty, bits=a.bits, execution=self.execution)
 
     def judgeable(self, case) -> bool:
         """The entry's `requires`, and (unless the check judges failing calls) a call the spec expects to succeed."""
@@ -64,12 +71,26 @@ class Cell:
         return corner_cases(**self.space(), accept=self.judgeable)
 
 
-def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=()) -> list[Cell]:
-    """Every cell of `entries`, narrowed to the given entry ids, check names (or keys) and devices, if any.
-    Checks that read or write values are not planned on meta tensors, which have none."""
+DEFAULT_EXECUTIONS = ("eager", "compile.aot_eager")
+
+
+def default_executions(entry) -> tuple:
+    """How an entry is checked when no execution is asked for: eagerly, and compiled with aot_eager when the entry
+    (or its file) states its `executions` (the compile-focused programs of specs/compiled.yaml); every entry runs
+    compiled when `--execution` asks for it."""
+    stated = entry.applies.executions if entry.applies.executions_stated else ("eager",)
+    return tuple(e for e in DEFAULT_EXECUTIONS if e in stated)
+
+
+def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=(), executions=()) -> list[Cell]:
+    """Every cell of `entries` in the given executions (none given: each entry's default_executions), narrowed to
+    the given entry ids, check names (or keys) and devices, if any. Checks that read or write values are not planned
+    on meta tensors, which have none, and checks that only eager can answer (`Check.eager_only`) are not planned
+    compiled."""
     known_keys = {key for e in entries for key in e.expect}
     for what, given, known in (("spec entry", entry_ids, {e.id for e in entries}),
-                               ("check", check_names, set(checks) | known_keys), ("device", devices, set(DEVICES))):
+                               ("check", check_names, set(checks) | known_keys), ("device", devices, set(DEVICES)),
+                               ("execution", executions, set(EXECUTIONS))):
         unknown = sorted(set(given) - known)
         if unknown:
             raise SelectionError(f"no {what} {', '.join(map(repr, unknown))}")
@@ -85,7 +106,10 @@ def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=()) -> 
             for device in entry.applies.devices:
                 if (devices and device not in devices) or (device == "meta" and check.needs_data):
                     continue
-                cells.append(Cell(entry, check, key, subject, device))
+                for execution in entry.applies.executions:
+                    wanted = executions or default_executions(entry)
+                    if execution in wanted and not (check.eager_only and execution != "eager"):
+                        cells.append(Cell(entry, check, key, subject, device, execution))
     if not cells:
         raise SelectionError("the selection matches no cell (an entry checked on other devices, or without "
                              "that check?)")

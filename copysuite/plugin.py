@@ -15,6 +15,7 @@ from copysuite.outcomes import OutcomeRecorder
 from copysuite.plan import Cell, SelectionError, plan_cells
 from copysuite.specs import SPEC_DIR, SpecError, load_specs
 from strategies.devices import device_skip_reason
+from strategies.space import EXECUTIONS
 
 # dev: the default, fast. ci: reproducible (derandomized, no example database). deep: 150 examples, for reviewing
 # spec changes. thorough: >= 1000 examples each.
@@ -26,6 +27,12 @@ settings.register_profile("thorough", max_examples=1000, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))  # --hypothesis-profile overrides this
 
 CELLS = []   # the cells of this session that can run here, planned in pytest_configure
+
+
+def chosen_executions(config) -> tuple:
+    """The executions asked for (`all`: every one); none asked: each entry's default (copysuite.plan)."""
+    given = config.getoption("executions")
+    return EXECUTIONS if "all" in given else tuple(given)
 
 
 def pytest_addoption(parser):
@@ -41,6 +48,10 @@ def pytest_addoption(parser):
                          "repeat for several)")
     group.addoption("--device", dest="devices", action="append", default=[], metavar="DEVICE",
                     help="run only on this device (repeat for several)")
+    group.addoption("--execution", dest="executions", action="append", default=[], metavar="NAME",
+                    help=f"check every entry run this way: {', '.join(EXECUTIONS)}, or `all` (repeat for "
+                         f"several). Default: every entry eagerly, and the entries that state their executions "
+                         f"(specs/compiled.yaml) also compiled with aot_eager")
 
 
 def pytest_configure(config):
@@ -55,11 +66,12 @@ def pytest_configure(config):
         for entry in spec_set.entries:
             bind.check_names(entry)
         planned = plan_cells(spec_set.entries, REGISTRY, entry_ids=config.getoption("spec_entries"),
-                             check_names=config.getoption("invariants"), devices=config.getoption("devices"))
+                             check_names=config.getoption("invariants"), devices=config.getoption("devices"),
+                             executions=chosen_executions(config))
     except SpecError as exc:
         raise pytest.UsageError(f"spec error: {exc}") from None
     except SelectionError as exc:
-        raise pytest.UsageError(f"--spec-entry/--invariant/--device: {exc}") from None
+        raise pytest.UsageError(f"--spec-entry/--invariant/--device/--execution: {exc}") from None
     # Cells that cannot run here are not collected (thousands of skipped tests on a machine without CUDA cost seconds
     # and hide the rest); the outcome JSON records them as skipped, with the reason, and the summary counts them.
     # If none can run, they are collected, so that the session shows each reason.

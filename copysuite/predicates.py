@@ -2,14 +2,14 @@
 
 A spec writes a condition as a list of terms, all of which must hold; `not NAME` negates one. Some names take an
 argument after a colon: `dtype:float64`, `group:float`, `device:cpu`, `placement:expanded`, `kind:nonleaf`,
-`mode:no_grad`, `bit:conj`, `ndim:1`. A term is read against a `strategies.cases.Case` (plain data).
+`mode:no_grad`, `bit:conj`, `ndim:1`, `execution:compile.aot_eager` (`compiled`: any torch.compile execution). A term is read against a `strategies.cases.Case` (plain data).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from strategies.space import ALL_DTYPE_NAMES, BITS, DEVICES, DTYPE_GROUPS, KINDS, MODES, PLACEMENTS
+from strategies.space import ALL_DTYPE_NAMES, BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, KINDS, MODES, PLACEMENTS
 
 
 def non_overlapping_and_dense(shape, stride) -> bool:
@@ -62,6 +62,7 @@ PREDICATES = {
     "zero_dim": lambda c: len(c.shape) == 0,
     "conj": lambda c: c.bit == "conj",
     "neg": lambda c: c.bit == "neg",
+    "compiled": lambda c: c.execution != "eager",   # run through torch.compile, whatever the backend
 }
 PARAMETRIC = {
     "dtype": (ALL_DTYPE_NAMES, lambda c, a: c.dtype == a),
@@ -72,6 +73,7 @@ PARAMETRIC = {
     "mode": (MODES, lambda c, a: c.mode == a),
     "bit": (BITS, lambda c, a: c.bit == a),
     "ndim": (("0", "1", "2", "3", "4"), lambda c, a: len(c.shape) == int(a)),
+    "execution": (EXECUTIONS, lambda c, a: c.execution == a),
 }
 
 

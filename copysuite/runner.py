@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from copysuite import probes, programs, storage
+from copysuite.executors import EXECUTORS
 from copysuite.failures import ConformanceFailure
 from strategies.cases import MODE_MANAGER
 
@@ -29,6 +30,7 @@ class Execution:
     warnings: list              # [(category name, message)] emitted by the call
     before: dict                # the judged input's snapshot before the call (copysuite.probes.snapshot)
     before_values: object       # a CPU copy of its values before the call (None on meta)
+    raised: BaseException | None = None   # the exception itself (copysuite.checks.call reads its class and cause)
 
     def __repr__(self) -> str:  # short: pytest prints the arguments of the frames of a failure (no tensor reprs)
         return f"<Execution: result {type(self.result).__name__}, error {self.error and self.error[0]}>"
@@ -39,45 +41,53 @@ def versions_line() -> str:
             f"({sys.platform})")
 
 
-def execute(program, case, subject: str = programs.SOURCE) -> Execution:
+def execute(program, case, subject: str = programs.SOURCE, entry=None) -> Execution:
+    """Build the case, bind the inputs, run the program (eager or compiled: case.execution) in the case's grad mode.
+    `entry` (the spec entry) names the compiled function's statistics and says whether it may break the graph."""
+    executor = EXECUTORS[case.execution]
+    how = dict(entry_id=entry.id, fullgraph=not entry.graph_breaks) if entry else {}
     ns = {**programs.namespace(), **case.build()}
     program.bind(ns)
     judged = ns[subject]
     before = probes.snapshot(judged)
     before_values = storage.host_copy(judged) if judged.device.type != "meta" else None
     manager = MODE_MANAGER[case.mode]
-    result, error = None, None
+    result, error, raised = None, None, None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             if manager is None:
-                result = program.run(ns)
+                result = executor.run(program, ns, case, **how)
             else:
                 with manager():
-                    result = program.run(ns)
+                    result = executor.run(program, ns, case, **how)
         except Exception as exc:  # the spec says whether an error is expected; anything else is reported
-            error = (type(exc).__name__, str(exc))
+            error, raised = (type(exc).__name__, str(exc)), exc
     seen = [(w.category.__name__, str(w.message)) for w in caught]
-    return Execution(ns, judged, result, error, seen, before, before_values)
+    return Execution(ns, judged, result, error, seen, before, before_values, raised)
 
 
-def program_lines(program, case) -> list[str]:
-    """The program as it ran: under its grad mode's `with` block when there is one."""
-    ctx = case.mode_context()
-    return [f"with {ctx}:"] + [f"    {line}" for line in program.lines()] if ctx else program.lines()
+def program_lines(program, case, fullgraph: bool = True) -> list[str]:
+    """The program as it ran: the compiled function's definition (if compiled), then the program or the call of
+    that function, under its grad mode's `with` block when there is one."""
+    executor, ctx = EXECUTORS[case.execution], case.mode_context()
+    lines = executor.call_lines(program)
+    return executor.define_lines(program, fullgraph) + ([f"with {ctx}:"] + [f"    {line}" for line in lines] if ctx else lines)
 
 
 def reproduction(cell, case) -> str:
     """Python that rebuilds the input and runs the program, exactly as the test did."""
     program, check = cell.entry.program, cell.check
-    lines = program.modules_used() + case.code() + program.input_lines() + program_lines(program, case)
+    lines = (program.modules_used() + case.code() + program.input_lines() +
+             program_lines(program, case, fullgraph=not cell.entry.graph_breaks))
     lines.append(f"# then check {cell.key}: {check.doc.splitlines()[0] if check.doc else ''}")
     return "\n".join("    " + line for line in lines)
 
 
 def failure(cell, case, kind, expected, observed, detail) -> ConformanceFailure:
     ctx = case.mode_context()
-    text = " / ".join(cell.entry.program.lines()) + (f"   (under {ctx})" if ctx else "")
+    text = " / ".join(cell.entry.program.lines()) + (f"   (under {ctx})" if ctx else "") + (
+        f"   ({case.execution})" if case.execution != "eager" else "")
     return ConformanceFailure(
         cell=str(cell.id), entry=cell.entry.id, check=cell.key, kind=kind, expected=expected, observed=observed,
         detail=detail, input=case.describe(), program=text, versions=versions_line(), evidence=cell.evidence(),
@@ -88,7 +98,7 @@ def judge(cell, case, ex: Execution | None = None) -> None:
     """Compare the cell's check on `ex` (by default a fresh execution of the cell's program on `case`); raises
     ConformanceFailure when they disagree."""
     check = cell.check
-    ex = ex or execute(cell.entry.program, case, cell.subject)
+    ex = ex or execute(cell.entry.program, case, cell.subject, cell.entry)
     expected = cell.expected(case)
     if ex.error is not None and not check.judges_failing_calls:
         raise failure(cell, case, "call_raised", "no error", ex.error, "the call raised")
@@ -110,7 +120,7 @@ def judge_all(cells, case) -> dict:
     failed, shared = {}, {}   # shared: judged input -> the execution its looks share
     for cell in sorted(cells, key=lambda c: c.check.disturbs):  # the looks first (a stable sort)
         if cell.subject not in shared:
-            shared[cell.subject] = execute(cell.entry.program, case, cell.subject)
+            shared[cell.subject] = execute(cell.entry.program, case, cell.subject, cell.entry)
         ex = shared.pop(cell.subject) if cell.check.disturbs else shared[cell.subject]
         try:
             judge(cell, case, ex)

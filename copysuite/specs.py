@@ -13,12 +13,13 @@ from pathlib import Path
 
 import jsonschema
 import yaml
+from packaging.specifiers import SpecifierSet
 
 from copysuite import expectations
 from copysuite.expectations import ExpectationError
 from copysuite.predicates import Condition
 from copysuite.programs import SOURCE, Program, ProgramError, parse_program
-from strategies.space import (BITS, DEVICES, DTYPE_GROUPS, GRAD_KINDS, KINDS, MODES, PLACEMENTS, feasible,
+from strategies.space import (BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, GRAD_KINDS, KINDS, MODES, PLACEMENTS, feasible,
                               is_known_selector)
 
 _HERE = Path(__file__).resolve().parent
@@ -32,7 +33,7 @@ KEY = re.compile(r"^(?P<check>\w+)(?:\[(?P<input>\w+)\])?$")  # an expectation's
 DEFAULT_APPLIES = {
     "dtypes": ["standard"], "kinds": list(KINDS), "placements": list(PLACEMENTS), "modes": list(MODES),
     "devices": list(DEVICES), "bits": ["none"], "ndim": [0, 3], "nonempty": False, "torch": "", "requires": [],
-    "needs": [],
+    "needs": [], "executions": list(EXECUTIONS),
 }
 assert set(BITS) >= set(DEFAULT_APPLIES["bits"])
 
@@ -58,6 +59,32 @@ class Applies:
     torch: str             # a version range ("" for every release)
     needs: tuple           # devices that must exist besides the one the source is on
     requires: Condition | None
+    executions: tuple = EXECUTIONS   # how the program may run (eager, compiled by a backend)
+    executions_stated: bool = False  # the entry or its file names them: checked compiled by default too
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """A known upstream bug (`diverges` in a spec): under these executions on these torch releases, these
+    expectations do not hold, and the failure's observed value (or its detail) matches `observed`, a regular
+    expression. The cell is a strict expected failure: it fails when the bug stops reproducing."""
+    executions: tuple
+    torch: str             # the affected releases, e.g. ">=2.1"
+    keys: tuple            # the expectations it breaks: "raises", "shares_storage[b]"
+    observed: str
+    evidence: str          # the upstream issue (or PR)
+    fixed_by: str = ""     # the fix PR, when there is one
+    by_design: bool = False   # upstream means it (the evidence says so), rather than a bug awaiting a fix
+    note: str = ""
+    devices: tuple = DEVICES  # where it shows
+
+    def covers(self, key: str, execution: str, version, device: str) -> bool:
+        return (key in self.keys and execution in self.executions and device in self.devices
+                and version in SpecifierSet(self.torch, prereleases=True))
+
+    def matches(self, failure) -> bool:
+        """The failure is this bug: its observed value or detail matches `observed`."""
+        return re.search(self.observed, f"{failure.observed!r}\n{failure.detail or ''}", re.S) is not None
 
 
 @dataclass(frozen=True)
@@ -70,6 +97,8 @@ class Entry:
     doc: str = ""
     seeds: tuple = ()
     note: str = ""
+    diverges: tuple = ()   # (Divergence, ...): known upstream bugs under some execution
+    graph_breaks: dict = None  # {why, evidence}: dynamo cannot capture the program whole (compiled without fullgraph)
 
 
 @dataclass(frozen=True)
@@ -141,7 +170,8 @@ def _entry(raw, defaults, file, checks) -> Entry:
                                 filename=f"{SPEC_CODE}{file}: {eid}>")
     except ProgramError as exc:
         raise SpecError(file, eid, exc.key, exc.message) from None
-    applies = _applies({**DEFAULT_APPLIES, **defaults.get("applies", {}), **raw.get("applies", {})}, file, eid)
+    stated = "executions" in {**defaults.get("applies", {}), **raw.get("applies", {})}
+    applies = _applies({**DEFAULT_APPLIES, **defaults.get("applies", {}), **raw.get("applies", {})}, file, eid, stated)
     expect = {}
     for key, value in {**defaults.get("expect", {}), **raw.get("expect", {})}.items():
         try:
@@ -150,11 +180,31 @@ def _entry(raw, defaults, file, checks) -> Entry:
             raise SpecError(file, eid, f"expect.{key}{exc.key}", exc.message) from None
         _check_key(key, expect[key], program, checks, file, eid)
         _check_gates_cover(expect[key], applies, f"expect.{key}", file, eid)
+    diverges = tuple(_divergence(d, expect, file, eid, i) for i, d in enumerate(raw.get("diverges", ())))
     return Entry(id=eid, file=file, program=program, applies=applies, expect=expect, doc=raw.get("doc", ""),
-                 seeds=tuple(raw.get("seeds", ())), note=raw.get("note", ""))
+                 seeds=tuple(raw.get("seeds", ())), note=raw.get("note", ""), diverges=diverges,
+                 graph_breaks=raw.get("graph_breaks"))
 
 
-def _applies(a, file, eid) -> Applies:
+def _divergence(d, expect, file, eid, i) -> Divergence:
+    where = f"diverges[{i}]"
+    try:
+        expectations.torch_range(d["torch"])
+    except ExpectationError as exc:
+        raise SpecError(file, eid, f"{where}.torch", exc.message) from None
+    unknown = [k for k in d["expect"] if k not in expect]
+    if unknown:
+        raise SpecError(file, eid, f"{where}.expect", f"{unknown} are not expectations of this entry")
+    try:
+        re.compile(d["observed"])
+    except re.error as exc:
+        raise SpecError(file, eid, f"{where}.observed", f"bad regular expression: {exc}") from None
+    return Divergence(tuple(d["executions"]), d["torch"], tuple(d["expect"]), d["observed"], d["evidence"],
+                      d.get("fixed_by", ""), d.get("by_design", False), d.get("note", ""),
+                      tuple(d.get("devices", DEVICES)))
+
+
+def _applies(a, file, eid, stated=False) -> Applies:
     if a["torch"]:
         try:
             expectations.torch_range(a["torch"])
@@ -172,7 +222,7 @@ def _applies(a, file, eid) -> Applies:
         raise SpecError(file, eid, "applies", "no kind can be drawn with these dtypes")
     return Applies(tuple(a["dtypes"]), tuple(a["kinds"]), tuple(a["placements"]), tuple(a["modes"]),
                    tuple(a["devices"]), tuple(a["bits"]), tuple(a["ndim"]), a["nonempty"], a["torch"],
-                   tuple(a["needs"]), requires)
+                   tuple(a["needs"]), requires, tuple(a["executions"]), stated)
 
 
 def _check_key(key, node, program, checks, file, eid):

@@ -54,6 +54,7 @@ class Case:
     offset: int
     values: tuple = field(repr=False)  # the buffer's elements, before the cast to `dtype`
     bit: str = "none"                   # "conj" or "neg": the source carries that lazy bit
+    execution: str = "eager"            # how the program runs on it (strategies.space.EXECUTIONS)
 
     # --- derived facts (used by spec predicates) ---
     @property
@@ -127,7 +128,8 @@ class Case:
 
     def describe(self) -> str:
         return (f"dtype={self.dtype} shape={self.shape} stride={self.stride} offset={self.offset} "
-                f"placement={self.placement} bit={self.bit} kind={self.kind} device={self.device} grad_mode={self.mode}")
+                f"placement={self.placement} bit={self.bit} kind={self.kind} device={self.device} grad_mode={self.mode} "
+                f"execution={self.execution}")
 
     def __repr__(self) -> str:  # what Hypothesis prints as the falsifying example
         return f"Case<{self.describe()}>"
@@ -195,7 +197,7 @@ def _shapes(min_dims, max_dims, min_side, max_side):
 
 @st.composite
 def cases(draw, *, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
-          nonempty=False, bits=("none",)):
+          nonempty=False, bits=("none",), execution="eager"):
     """Cases for one device. Each argument is the set a spec entry (and the invariant under test) allows.
 
     Kinds that need grad are only drawn with dtypes that can have it; an impossible combination is an error in the
@@ -219,5 +221,5 @@ def cases(draw, *, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndi
     if bit == "none" and "none" not in bits:
         reject()
     return Case(bit=bit, dtype=dtype, shape=tuple(shape), placement=placement, kind=kind, mode=mode, device=device,
-                base_numel=base_numel, stride=stride, offset=offset, values=values)
+                base_numel=base_numel, stride=stride, offset=offset, values=values, execution=execution)
 

@@ -30,7 +30,7 @@ def _rotate(seq, start: int) -> list:
 
 
 def _corner_candidates(kind, mode, i, *, dtypes, placements, bits, device, min_ndim, max_ndim, min_side, max_side,
-                       nonempty):
+                       nonempty, execution):
     """Every case of this (kind, mode) within the arguments, the i-th placement and bit first."""
     dtype_order = [d for d in PREFERRED_DTYPES if d in dtypes] + [d for d in dtypes if d not in PREFERRED_DTYPES]
     for placement in _rotate(placements, i):
@@ -46,14 +46,14 @@ def _corner_candidates(kind, mode, i, *, dtypes, placements, bits, device, min_n
                     base_numel, stride, offset = geometry(shape, placement, dims[-1] if dims else 0)
                     yield Case(bit=bit, dtype=dtype, shape=shape, placement=placement, kind=kind, mode=mode, device=device,
                                base_numel=base_numel, stride=stride, offset=offset,
-                               values=_corner_values(dtype, base_numel))
+                               values=_corner_values(dtype, base_numel), execution=execution)
 
 
 def corner_cases(*, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
-                 nonempty=False, bits=("none",), accept=lambda case: True) -> list[Case]:
+                 nonempty=False, bits=("none",), execution="eager", accept=lambda case: True) -> list[Case]:
     """One Case per (kind, mode) pair that has one within the arguments (as for `cases`) and `accept`."""
     space = dict(dtypes=dtypes, placements=placements, bits=bits, device=device, min_ndim=min_ndim, max_ndim=max_ndim,
-                 min_side=min_side, max_side=max_side, nonempty=nonempty)
+                 min_side=min_side, max_side=max_side, nonempty=nonempty, execution=execution)
     pairs = [(kind, mode) for kind in kinds for mode in modes]
     found = (next(filter(accept, _corner_candidates(kind, mode, i, **space)), None)
              for i, (kind, mode) in enumerate(pairs))

@@ -29,6 +29,9 @@ BITS = ("none", "conj", "neg")
 # The grad mode the op under test is called in.
 MODES = ("enabled", "no_grad", "inference_mode")
 DEVICES = ("cpu", "meta", "cuda", "mps")
+# How the program runs: as written, or compiled by torch.compile with a backend (copysuite.executors).
+EXECUTIONS = ("eager", "compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor",
+              "compile.inductor.dynamic")
 
 # Every dtype a spec may mention, by torch attribute name. A name absent from the installed torch (uint16 before 2.3,
 # the float8 family before 2.1, ...) is simply not available, never an error.

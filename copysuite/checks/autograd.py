@@ -77,7 +77,13 @@ def is_leaf(ex):
     return Observed(ex.result.is_leaf, f"grad_fn={ex.result.grad_fn}")
 
 
-@check("grad_fn", accepts=text_or_null, symbols={"same": lambda ex: _grad_fn_name(ex.subject)})
+COMPILED_GRAD_FN = ("a compiled graph's outputs have its own backward node (AOTAutograd's CompiledFunction, "
+                    "https://github.com/pytorch/pytorch/blob/main/torch/_functorch/_aot_autograd/runtime_wrappers.py),"
+                    " never eager's op-named node; requires_grad and is_leaf judge whether there is one")
+
+
+@check("grad_fn", accepts=text_or_null, symbols={"same": lambda ex: _grad_fn_name(ex.subject)},
+       eager_only=COMPILED_GRAD_FN)
 def grad_fn(ex):
     """The name of result.grad_fn's node (null when it has none)."""
     return Observed(_grad_fn_name(ex.result))

@@ -33,6 +33,7 @@ class Check:
     about_call: bool = False                # judges the call (raises, warns), not the result against one input
     judges_failing_calls: bool = False      # also judged on inputs where the spec expects the call to raise
     disturbs: bool = False                  # writes into the result or runs backward: the execution is spent after it
+    eager_only: str | None = None           # why only eager can answer it (evidence): not planned compiled
 
     def literal_problem(self, value) -> str | None:
         if isinstance(value, str) and value in self.symbols:

@@ -64,6 +64,14 @@ def shares_version_counter(ex):
     return Observed(ex.subject._version != v0, f"wrote {how}; input._version {v0} -> {ex.subject._version}")
 
 
+@check("version_bumped", accepts=BOOLEAN, kinds=NOT_INFERENCE)
+def version_bumped(ex):
+    """The program moved the input's version counter (`_version`): autograd would see that it was written, however
+    the write reached it (through an alias, a view, a compiled graph). By how much is not judged."""
+    before, after = ex.before.get("version"), ex.subject._version
+    return Observed(after != before, f"input._version {before} -> {after}")
+
+
 @check("source_untouched", accepts=BOOLEAN)
 def source_untouched(ex):
     """The op leaves the input as it was: values, requires_grad, is_leaf, grad, version, bits, shape."""

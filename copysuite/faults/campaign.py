@@ -33,6 +33,7 @@ class Session:
     name: str                                    # the fault, or CONTROL
     entries: tuple
     examples: int
+    executions: tuple = ()                       # --execution (none: the entries' default executions)
     returncode: int = -1
     seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -42,8 +43,8 @@ class Session:
     log: str = ""                                # the tail of the session's output, for diagnosis
 
     def outcome(self, entry, check):
-        """The record of the (entry, check) cell on the CPU, or None."""
-        return next((c for c in self.cells if (c["entry"], c["check"], c["device"]) == (entry, check, "cpu")), None)
+        """The records of the (entry, check) cells on the CPU (one per execution the session ran)."""
+        return [c for c in self.cells if (c["entry"], c["check"], c["device"]) == (entry, check, "cpu")]
 
     def failures(self):
         return [c for c in self.cells if c["outcome"] == "failed"]
@@ -71,25 +72,26 @@ def pytest_args():
 
 
 def planned():
-    """(fault name or None for a control, entries, examples) of every session: one per fault, and one control per
-    example count over the union of those faults' entries."""
-    runs = [(f.name, f.entries, f.examples or DEFAULT_EXAMPLES) for f in CATALOG]
-    for examples in sorted({e for _, _, e in runs}):
-        union = sorted({entry for _, entries, e in runs if e == examples for entry in entries})
-        runs.append((None, union, examples))
+    """(fault name or None for a control, entries, examples, executions) of every session: one per fault, and one
+    control per (example count, executions) over the union of those faults' entries."""
+    runs = [(f.name, f.entries, f.examples or DEFAULT_EXAMPLES, f.executions) for f in CATALOG]
+    for how in sorted({(e, x) for _, _, e, x in runs}):
+        union = sorted({entry for _, entries, e, x in runs if (e, x) == how for entry in entries})
+        runs.append((None, union, *how))
     return sorted(runs, key=lambda r: -len(r[1]))  # the biggest sessions first
 
 
 def run(todo, workdir) -> tuple:
-    """Every (name, entries, examples) of `todo` as one session, WORKERS at a time. Returns ({key: Session}, the
-    driver's own CPU seconds)."""
+    """Every (name, entries, examples, executions) of `todo` as one session, WORKERS at a time. Returns
+    ({key: Session}, the driver's own CPU seconds)."""
     workdir = Path(workdir)
     sessions, runs = {}, []
-    for name, entries, examples in todo:
-        key = name or f"{CONTROL}#{examples}"
-        sessions[key] = Session(name=name or CONTROL, entries=tuple(sorted(entries)), examples=examples)
+    for name, entries, examples, executions in todo:
+        key = name or f"{CONTROL}#{examples}" + "".join(f"+{x}" for x in executions)
+        sessions[key] = Session(name=name or CONTROL, entries=tuple(sorted(entries)), examples=examples,
+                                executions=tuple(executions))
         slug = re.sub(r"\W", "_", key)
-        args = [f"--spec-entry={e}" for e in sessions[key].entries] + [
+        args = [f"--spec-entry={e}" for e in sessions[key].entries] + [f"--execution={x}" for x in executions] + [
             f"--fault-examples={examples}", f"--outcome-json={workdir / f'{slug}.json'}"]
         if name:
             args += [f"--fault={name}", f"--fault-audit={workdir / f'{slug}.audit.json'}"]
@@ -113,8 +115,8 @@ def run(todo, workdir) -> tuple:
 
 
 def control_for(sessions, fault):
-    examples = fault.examples or DEFAULT_EXAMPLES
-    return next(s for s in sessions.values() if s.name == CONTROL and s.examples == examples)
+    how = (fault.examples or DEFAULT_EXAMPLES, fault.executions)
+    return next(s for s in sessions.values() if s.name == CONTROL and (s.examples, s.executions) == how)
 
 
 def verdict(sessions, fault):
@@ -140,7 +142,7 @@ def table(c: Campaign) -> str:
     lines = [
         f"Fault injection: {len(CATALOG)} faults, {len(c.sessions)} conformance sessions ({WORKERS} at a time): "
         f"{c.wall:.0f} s wall, {c.cpu:.0f} s CPU ({c.cpu / WORKERS:.0f} s on {WORKERS} idle cores). "
-        "`*` marks an expected catch; each is a cell ENTRY-CHECK-DEVICE of the conformance run.",
+        "`*` marks an expected catch; each is a cell ENTRY-CHECK-DEVICE-EXECUTION of the conformance run.",
         "",
         "| # | fault | what the patch does | patches | expected catch (entry / check) | verdict | caught by | session |",
         "|---|---|---|---|---|---|---|---|",
@@ -156,7 +158,8 @@ def table(c: Campaign) -> str:
     for s in c.sessions.values():
         if s.name == CONTROL:
             failed = [cell["id"] for cell in s.failures()]
-            lines.append(f"| - | {CONTROL}: control, {len(s.entries)} entries | - | - | every cell holds | "
+            runs = f", {', '.join(s.executions)}" if s.executions else ""
+            lines.append(f"| - | {CONTROL}: control, {len(s.entries)} entries{runs} | - | - | every cell holds | "
                          f"{'clean' if s.cells and not failed else 'FAILED'} | {', '.join(failed) or '-'} | "
                          f"{s.seconds:.1f} s, {s.examples} ex. |")
     return "\n".join(lines) + "\n"

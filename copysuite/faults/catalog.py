@@ -287,3 +287,6 @@ def _():
             kwargs = {**kwargs, "copy": None}
         return _asarray(obj, *args, **kwargs)
     return [(torch, "asarray", asarray)]
+
+
+import copysuite.faults.compile_faults  # noqa: E402, F401 - the faults of torch.compile, registered after these

@@ -28,7 +28,7 @@ import pytest
 from copysuite.faults.plugin import HARNESS_MODULES, ROOT
 
 PRELOAD = ("numpy", "torch", *HARNESS_MODULES, "copysuite.outcomes", "copysuite.plan", "copysuite.specs",
-           "copysuite.plugin", "copysuite.faults.catalog")
+           "copysuite.plugin", "copysuite.faults.catalog", "copysuite.executors")
 
 
 def _preload():
@@ -40,6 +40,9 @@ def _preload():
     from copysuite.specs import load_specs
 
     load_specs(checks=REGISTRY)  # every session loads them: once here, before the forks
+    from copysuite.executors import warm_up
+
+    warm_up()  # the sessions that compile would each import dynamo (1.8 s) and set it up: once here
     for ep in entry_points(group="pytest11"):  # the installed pytest plugins, which each session would import
         try:
             ep.load()

@@ -49,6 +49,7 @@ class Fault:
     entries: tuple                         # spec entry ids the conformance session is narrowed to
     expected: tuple                        # ((entry id, check), ...): each of these must fail under the fault
     examples: int | None = None            # Hypothesis examples per test, when the default is not enough
+    executions: tuple = ()                 # --execution of its session (none: each entry's default executions)
     # Where the harness itself (copysuite/, strategies/) calls what this fault patches, as "path:function", and
     # why that is harmless. The fault plugin records every such call during a session, and tests/selftest/
     # test_faults.py checks that none happens outside this list.

@@ -41,6 +41,8 @@ CASES = [
     ("grad_to_source", "source.detach()", "none"),
     ("grad_accumulates", "source.clone()", "accumulates"), ("grad_accumulates", "source.detach()", "none"),
     ("source_untouched", "source.clone()", True), ("source_untouched", "source.requires_grad_(False)", False),
+    ("version_bumped", "source.detach().zero_()", True), ("version_bumped", "source.data.zero_()", False),
+    ("version_bumped", "source.clone().zero_()", False),
     ("values_equal", "source.clone()", True), ("values_equal", "source * 2", False),
     ("values_equal", "source.tolist()", True), ("values_equal", "source.detach().numpy()", True),
     ("strides", "source.t()", (1, 3)), ("strides", "source.clone()", (3, 1)),
@@ -147,3 +149,27 @@ def test_backward_sees_write_refuses_an_error_that_is_not_about_the_write():
     ex = execute(parse_program(call="source.detach()"), plain)
     with pytest.raises(RuntimeError, match="does not require grad"):
         REGISTRY["backward_sees_write"].observe(ex)
+
+
+def test_a_compilers_wrapper_of_the_programs_own_error_is_that_error():
+    """Dynamo re-raises an error the program raised while it traced it as a TorchRuntimeError chained to it: the
+    raises check sees the original when the wrapper is an instance of its class (a caller's `except RuntimeError`
+    catches both), and the wrapper itself when it is not (`except ValueError` no longer catches it)."""
+    from torch._dynamo.exc import TorchRuntimeError
+
+    from copysuite.checks.call import users_error
+
+    def wrapped(inner):
+        try:
+            try:
+                raise inner
+            except Exception as exc:
+                raise TorchRuntimeError("Dynamo failed to run FX node with fake tensors") from exc
+        except TorchRuntimeError as outer:
+            return outer
+
+    seen, detail = users_error(wrapped(RuntimeError("view size is not compatible")))
+    assert seen == ("RuntimeError", "view size is not compatible") and "TorchRuntimeError" in detail
+    seen, detail = users_error(wrapped(ValueError("can't alias tensor with dtype")))
+    assert seen[0] == "TorchRuntimeError" and detail is None
+    assert users_error(ValueError("plain"))[0] == ("ValueError", "plain")

@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def cell(entry, check, outcome, reason=None, failure=None):
-    return {"id": f"{entry}-{check}-cpu", "entry": entry, "check": check, "device": "cpu", "outcome": outcome,
+    return {"id": f"{entry}-{check}-cpu-eager", "entry": entry, "check": check, "device": "cpu", "execution": "eager",
+            "outcome": outcome,
             "skip_reason": reason, "failure": failure}
 
 
@@ -63,7 +64,7 @@ def test_a_difference_the_specs_explain_is_declared(tmp_path):
     # a run judged against the old expectation would fail on the new release: the gate names the evidence
     cand = doc("2.12.1", [HELD[0], cell(ASARRAY, "requires_grad", "failed", failure=mismatch(False, True))])
     code, md = run_gate(tmp_path, doc("2.10.0", HELD), cand)
-    assert f"[declared] {ASARRAY} / requires_grad / cpu: passed -> failed" in md
+    assert f"[declared] {ASARRAY} / requires_grad / cpu / eager: passed -> failed" in md
     assert code == 1, "a failure on the candidate fails the gate even when declared"
 
 
@@ -73,14 +74,14 @@ def test_a_value_gate_does_not_explain_a_cell_that_is_skipped_or_gone(tmp_path, 
     cell the candidate skipped or does not have."""
     cells = [HELD[0]] + ([cell(ASARRAY, "requires_grad", "skipped", reason="why")] if candidate == "skipped" else [])
     code, md = run_gate(tmp_path, doc("2.10.0", HELD), doc("2.12.1", cells))
-    assert code == 1 and f"[UNDECLARED] {ASARRAY} / requires_grad / cpu: passed -> {candidate}" in md
+    assert code == 1 and f"[UNDECLARED] {ASARRAY} / requires_grad / cpu / eager: passed -> {candidate}" in md
 
 
 def test_an_entry_torch_range_explains_a_cell_judged_only_from_its_first_release(tmp_path):
     # `H` applies to torch>=1.11 (specs/views.yaml): skipped on 1.10, judged on 1.13.1
     base = doc("1.10.2", HELD + [cell("H", "shares_storage", "skipped", reason="applies to torch>=1.11")])
     code, md = run_gate(tmp_path, base, doc("1.13.1", HELD + [cell("H", "shares_storage", "passed")]))
-    assert code == 0 and "[declared] H / shares_storage / cpu: skipped -> passed" in md, md
+    assert code == 0 and "[declared] H / shares_storage / cpu / eager: skipped -> passed" in md, md
 
 
 def test_a_pre_release_is_judged_by_its_release(tmp_path):
@@ -91,7 +92,7 @@ def test_a_pre_release_is_judged_by_its_release(tmp_path):
 def test_an_unexplained_difference_fails_the_gate(tmp_path):
     cand = doc("2.14.1", [cell("clone", "shares_storage", "skipped", reason="why"), HELD[1]])
     code, md = run_gate(tmp_path, doc("2.13.0", HELD), cand)
-    assert code == 1 and "[UNDECLARED] clone / shares_storage / cpu: passed -> skipped" in md
+    assert code == 1 and "[UNDECLARED] clone / shares_storage / cpu / eager: passed -> skipped" in md
 
 
 def test_a_failing_seed_scenario_on_the_candidate_fails_the_gate(tmp_path):

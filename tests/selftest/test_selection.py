@@ -15,9 +15,17 @@ ENTRIES = load_specs(checks=REGISTRY).entries
 
 def test_an_exact_selection_plans_exactly_its_cells():
     cells = plan_cells(ENTRIES, REGISTRY, entry_ids=["clone:dense"], check_names=["strides"], devices=["cpu"])
-    assert [str(c.id) for c in cells] == ["clone:dense-strides-cpu"]
-    keyed = plan_cells(ENTRIES, REGISTRY, check_names=["shares_storage[b]"], devices=["cpu"])
-    assert [str(c.id) for c in keyed] == ["detach.write_through_alias-shares_storage[b]-cpu"]
+    assert [str(c.id) for c in cells] == ["clone:dense-strides-cpu-eager"]
+    keyed = plan_cells(ENTRIES, REGISTRY, entry_ids=["detach.write_through_alias"], check_names=["shares_storage[b]"],
+                       devices=["cpu"])
+    assert [str(c.id) for c in keyed] == ["detach.write_through_alias-shares_storage[b]-cpu-eager"]
+    compiled = plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.returns_input"], check_names=["same_object"],
+                          devices=["cpu"])
+    assert [str(c.id) for c in compiled] == ["compiled.returns_input-same_object-cpu-eager",
+                                              "compiled.returns_input-same_object-cpu-compile.aot_eager"]
+    every = plan_cells(ENTRIES, REGISTRY, entry_ids=["clone"], check_names=["same_object", "grad_fn"],
+                       devices=["cpu"], executions=["compile.inductor"])
+    assert [str(c.id) for c in every] == ["clone-same_object-cpu-compile.inductor"]  # grad_fn: eager only
 
 
 @pytest.mark.parametrize("selection, message", [
@@ -48,18 +56,18 @@ def test_cells_that_cannot_run_here_are_listed_not_collected(tmp_path, capsys):
     stdout = capsys.readouterr().out
     assert code == 0, stdout
     cells = {c["id"]: c for c in json.loads(out.read_text())["cells"]}
-    assert set(cells) == {f"clone-shares_storage-{d}" for d in ("cpu", "meta", "cuda", "mps")}
+    assert set(cells) == {f"clone-shares_storage-{d}-eager" for d in ("cpu", "meta", "cuda", "mps")}
     # and every cell of the selection whose entry cannot run here at all
-    code = copysuite_run(["-q", "-p", "no:xdist", "-k", "clone-shares_storage-cpu", "--invariant", "shares_storage",
+    code = copysuite_run(["-q", "-p", "no:xdist", "-k", "clone-shares_storage-cpu-eager", "--invariant", "shares_storage",
                           "--outcome-json", str(out)])
     listed = {c["id"] for c in json.loads(out.read_text())["cells"]}
     capsys.readouterr()
     if device_skip_reason("cuda"):
-        assert code == 0 and {"clone-shares_storage-cuda", "to:cuda-shares_storage-cpu"} <= listed, listed
-        assert "view:flat-shares_storage-cuda" not in listed, listed
+        assert code == 0 and {"clone-shares_storage-cuda-eager", "to:cuda-shares_storage-cpu-eager"} <= listed, listed
+        assert "view:flat-shares_storage-cuda-eager" not in listed, listed
     for device, name in (("cuda", "CUDA"), ("mps", "MPS")):
         if device_skip_reason(device):
-            assert cells[f"clone-shares_storage-{device}"]["skip_reason"] == f"no {name} device"
+            assert cells[f"clone-shares_storage-{device}-eager"]["skip_reason"] == f"no {name} device"
             assert f"not collected: 1 cells: no {name} device" in stdout
     ran = 4 - sum(bool(device_skip_reason(d)) for d in ("cuda", "mps"))
     assert f"{ran} passed in" in stdout and "skipped" not in stdout.splitlines()[-1], stdout

@@ -12,7 +12,8 @@ from copysuite.plan import plan_cells
 from copysuite.runner import execute, judge_all
 from copysuite.specs import load_specs
 
-CELLS = [c for c in plan_cells(load_specs(checks=REGISTRY).entries, REGISTRY, devices=["cpu"])
+# eager: how looks share an execution does not depend on how the program ran (and each compiled case compiles)
+CELLS = [c for c in plan_cells(load_specs(checks=REGISTRY).entries, REGISTRY, devices=["cpu"], executions=["eager"])
          if c.skip_reason() is None]
 GROUPS = {}
 for _cell in CELLS:
@@ -36,11 +37,15 @@ def observations(cells, case, ex):
 
 
 def agreement(cells, case) -> tuple:
-    """The looks' observations on one shared execution in order, in reverse order, and each on a fresh execution."""
-    program, subject = cells[0].entry.program, cells[0].subject
-    shared = execute(program, case, subject)
-    forward = observations(cells, case, shared)
-    backward = observations(cells[::-1], case, shared)
+    """The looks' observations on one shared execution per judged input (as judge_all shares them) in order, in
+    reverse order, and each on a fresh execution."""
+    program = cells[0].entry.program
+    forward, backward = {}, {}
+    for subject in dict.fromkeys(c.subject for c in cells):
+        mine = [c for c in cells if c.subject == subject]
+        shared = execute(program, case, subject)
+        forward.update(observations(mine, case, shared))
+        backward.update(observations(mine[::-1], case, shared))
     fresh = {}
     for cell in cells:
         fresh.update(observations([cell], case, execute(program, case, cell.subject)))
