@@ -1,8 +1,9 @@
 """The change log of copy semantics across torch releases, generated from the version gates in specs/ (imports no
 torch).
 
-Every `versions` gate of an expectation and every entry's `applies.torch` range is a declared change: this lists them
-by the release where the behaviour changes, with the old and new value, the conditions, the evidence and the spec file.
+Every `versions` gate of an expectation, every entry's `applies.torch` range and the torch range of every known
+divergence (`diverges`) is a declared change: this lists them by the release where the behaviour changes, with the
+old and new value (or the divergence), the conditions, the evidence and the spec file.
 
     python -m copysuite changelog --output docs/changelog.md
 """
@@ -22,10 +23,11 @@ def render(items) -> str:
     for release, line in items:
         by_release[release].append(line)
     out = ["# Copy semantics across torch releases", "",
-           "Generated from the version gates in `specs/` by `python -m copysuite changelog`; do not edit by hand.",
-           "Each line names the spec entry that records the change, the check, the value before → after, and the",
-           "upstream evidence. A release is listed as the first one (among those the gates name) with the new",
-           "behaviour.", ""]
+           "Generated from the version gates and the known divergences of compiled executions in `specs/` by",
+           "`python -m copysuite changelog`; do not edit by hand. Each line names the spec entry that records the",
+           "change, the check, the value before → after (or where a compiled execution diverges from eager, and",
+           "since when), and the upstream evidence. A release is listed as the first one (among those the gates",
+           "and ranges name) with the new behaviour.", ""]
     if not by_release:
         out.append("No version gates in the specs.")
     for release in sorted(by_release):

@@ -79,6 +79,20 @@ def _boundaries(specifier_texts):
     return sorted(out)
 
 
+AOT_EXECUTIONS = {"compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic"}
+
+
+def executions_text(d) -> str:
+    """Where a divergence shows, in words: `compiled (every backend)`, `compiled through AOTAutograd`, or the list;
+    and the devices when not all."""
+    ex = set(d["executions"])
+    text = ("compiled (every backend)" if ex == AOT_EXECUTIONS | {"compile.eager"} else
+            "compiled through AOTAutograd (aot_eager, inductor)" if ex == AOT_EXECUTIONS else
+            "under " + ", ".join(d["executions"]))
+    devices = d.get("devices")
+    return text + (f", on {', '.join(devices)}" if devices and len(devices) < 4 else "")
+
+
 def release_changes(summary: dict) -> list[tuple]:
     """(release, Markdown line) for every declared change: where an entry starts or stops applying, where a
     gate's value changes, and where a known divergence under a compiled execution begins or ends."""
@@ -86,12 +100,13 @@ def release_changes(summary: dict) -> list[tuple]:
     for eid, entry in summary.items():
         for d in entry.get("diverges", []):
             points = _boundaries([d["torch"]])
+            what = "differs by design" if d.get("by_design") else "known bug"
             for prev, cur in zip(points, points[1:]):
                 if _covers(d["torch"], prev) != _covers(d["torch"], cur):
-                    state = "appears" if _covers(d["torch"], cur) else "is fixed"
-                    fix = f" · fix: {d['fixed_by']}" if d["fixed_by"] and state == "is fixed" else ""
-                    items.append((cur, f"`{eid}` **{', '.join(d['expect'])}** under {', '.join(d['executions'])}: "
-                                       f"known bug {state} (`{d['observed']}`) — evidence: {d['evidence']}{fix} "
+                    state = "from this release" if _covers(d["torch"], cur) else "no longer, from this release"
+                    fix = f" · fix: {d['fixed_by']}" if d["fixed_by"] and not _covers(d["torch"], cur) else ""
+                    items.append((cur, f"`{eid}` **{', '.join(d['expect'])}** {executions_text(d)}: {what} {state} "
+                                       f"(observed `{d['observed']}`) — evidence: {d['evidence']}{fix} "
                                        f"({entry['file']})"))
         rng = entry["torch"]
         if rng:

@@ -1,16 +1,15 @@
 """Build the conformance matrix from outcome JSON files (one per run, `--outcome-json`; imports no torch).
 
 Rows: entry x check. Columns: torch release x device x execution (where something ran; `cpu` is eager on the
-CPU, `cpu compile.aot_eager` compiled with that backend). Cells: held / failed / skipped
-/ blank (not planned, e.g. value checks on meta). Totals per column. Markdown for the repo, one self-contained HTML
-page.
+CPU, `cpu compile.aot_eager` compiled with that backend). Cells: held / failed / diverged (declared) / skipped
+/ blank (not planned, e.g. value checks on meta). Totals per column. Markdown for the repo; the self-contained HTML
+page is copysuite/matrix_html.py. Outcome files of the same torch build merge (e.g. an eager and a compiled run).
 
     python -m copysuite matrix results/ --markdown docs/matrix.md --html docs/matrix.html
 """
 from __future__ import annotations
 
 import argparse
-import html
 import os
 import platform
 import sys
@@ -40,7 +39,11 @@ def load_runs(paths):
             docs.append(doc)
     by_label = {}
     for doc in sorted(docs, key=lambda d: d["created"]):
-        by_label[run_label(doc)] = doc  # a later run of the same torch build replaces an earlier one
+        # runs of the same torch build merge, cell by cell, a later one winning (an eager run and a compiled one)
+        merged = by_label.setdefault(run_label(doc), {**doc, "cells": []})
+        cells = {c["id"]: c for c in merged["cells"]} | {c["id"]: c for c in doc["cells"]}
+        by_label[run_label(doc)] = {**merged, **{k: v for k, v in doc.items() if k != "cells"},
+                                    "cells": list(cells.values())}
     return sorted(by_label.values(), key=lambda d: Version(d["torch"]))
 
 
@@ -135,48 +138,6 @@ def _md_rows(rows, cols, cells, head):
     return out
 
 
-def page(runs, machine, generated) -> str:
-    cols = columns(runs)
-    rows, cells = table(runs)
-    tot = totals(cols, cells)
-    esc = html.escape
-    head = "".join(f"<th>{esc(outcome_format.torch_release(runs[i]))}<br>{d}</th>" for i, d in cols)
-    body = []
-    for op, inv in rows:
-        tds = []
-        for i, d in cols:
-            r = cells.get((op, inv, i, d))
-            if r is None:
-                tds.append('<td class="none"></td>')
-            else:
-                tip = esc(outcome_format.summary(r), quote=True)
-                tds.append(f'<td class="{r["outcome"]}" title="{tip}">{SYMBOL[r["outcome"]]}</td>')
-        cls = "" if uniform((op, inv), cols, cells) else ' class="varies"'
-        body.append(f"<tr{cls}><th>{esc(op)}</th><td>{esc(inv)}</td>{''.join(tds)}</tr>")
-    foot = "".join(
-        f"<tr><th colspan=2>{WORD[k]}</th>" + "".join(f"<td>{tot[c][k]}</td>" for c in cols) + "</tr>"
-        for k in WORD)
-    notes = "".join(f"<li>{esc(n)}</li>" for n in device_notes(runs, cols))
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Copy-semantics conformance matrix</title>
-<style>
-body {{ font: 13px/1.4 system-ui, sans-serif; margin: 1.5em; }}
-table {{ border-collapse: collapse; }} th, td {{ border: 1px solid #ccc; padding: 2px 6px; text-align: center; }}
-tbody th, tbody td:nth-child(2) {{ text-align: left; font-weight: normal; }}
-td.passed {{ background: #d9f2d9; }} td.failed {{ background: #f7c6c6; font-weight: bold; }}
-td.skipped {{ background: #eee; color: #777; }} td.diverged {{ background: #fde9b0; }} tr.varies th {{ font-weight: bold; }}
-thead th {{ position: sticky; top: 0; background: #fff; }}
-</style></head><body>
-<h1>Copy-semantics conformance matrix</h1>
-<p>Generated {esc(generated)} on {esc(machine)} from {len(runs)} runs. ✓ held, ✗ failed, – skipped; hover a cell for
-the skip reason or the failure. Bold rows differ between columns.</p>
-<ul>{notes}</ul>
-<table><thead><tr><th>entry</th><th>check</th>{head}</tr></thead>
-<tbody>{''.join(body)}</tbody><tfoot>{foot}</tfoot></table>
-</body></html>
-"""
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m copysuite matrix", description=__doc__.splitlines()[0])
     ap.add_argument("inputs", nargs="+", help="outcome JSON files or directories of them")
@@ -191,6 +152,8 @@ def main(argv=None) -> int:
         return 2
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     md = markdown(runs, args.machine, generated)
+    from copysuite.matrix_html import page
+
     for path, text in ((args.markdown, md), (args.html, page(runs, args.machine, generated) if args.html else "")):
         if path:
             Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,84 @@
+"""Compiled executions (copysuite/executors.py): what runs is what is printed, a graph break fails unless the entry
+declares it, why an execution cannot run is said, and a known divergence is a strict expected failure."""
+import textwrap
+from types import SimpleNamespace
+from unittest import mock
+
+import pytest
+import torch
+
+from copysuite import executors
+from copysuite.checks import REGISTRY
+from copysuite.conformance import expected_failure
+from copysuite.failures import ConformanceFailure
+from copysuite.plan import plan_cells
+from copysuite.programs import parse_program
+from copysuite.runner import execute, reproduction
+from copysuite.specs import Divergence, load_specs
+from strategies.cases import Case
+
+ENTRIES = load_specs(checks=REGISTRY).entries
+COMPILED = "compile.eager"   # dynamo alone: the cheapest execution that compiles
+needs_compile = pytest.mark.skipif(executors.EXECUTORS[COMPILED].skip_reason() is not None,
+                                   reason=str(executors.EXECUTORS[COMPILED].skip_reason()))
+
+
+def case(execution=COMPILED, kind="plain", mode="enabled"):
+    return Case(dtype="float32", shape=(2, 3), placement="contiguous", kind=kind, mode=mode, device="cpu",
+                base_numel=6, stride=(3, 1), offset=0, values=(1.0, 2.0, 3.0, 4.0, 5.0, 6.0), execution=execution)
+
+
+@needs_compile
+def test_the_printed_reproduction_is_the_code_that_ran():
+    """The reproduction of a compiled cell, run on its own, defines and calls the same compiled function and gets
+    the same answer as the harness (here: the input itself comes back)."""
+    cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.returns_input"],
+                                      check_names=["same_object"], devices=["cpu"], executions=[COMPILED]))
+    text = textwrap.dedent(reproduction(cell, case()))
+    assert "torch.compile(program, backend='eager', fullgraph=True, dynamic=False)" in text
+    ns = {}
+    exec(text, ns)  # noqa: S102 - the suite's own printed reproduction
+    assert ns["result"] is ns["source"]
+    assert execute(cell.entry.program, case(), entry=cell.entry).result is not None
+
+
+@needs_compile
+def test_a_graph_break_fails_unless_the_entry_declares_it():
+    program = parse_program(call="source.tolist()")   # dynamo refuses tolist() on a float tensor
+    strict = SimpleNamespace(id="selftest.tolist", graph_breaks=None)
+    ex = execute(program, case(), entry=strict)
+    assert ex.error is not None and ex.error[0] == "Unsupported", ex.error
+    declared = SimpleNamespace(id="selftest.tolist_declared", graph_breaks={"why": "tolist", "evidence": "..."})
+    ex = execute(program, case(), entry=declared)
+    assert ex.error is None and ex.result == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    assert executors.STATS[("selftest.tolist_declared", COMPILED)]["graph_breaks"] >= 1
+
+
+def test_why_an_execution_cannot_run_is_said():
+    inductor = executors.EXECUTORS["compile.inductor"]
+    if hasattr(torch, "compile") and executors._dynamo_unsupported() is None:
+        with mock.patch.object(executors, "_cxx", lambda: None):
+            assert "no C++ compiler found" in inductor.skip_reason()
+    with mock.patch.object(executors, "hasattr", lambda obj, name: name != "compile", create=True):
+        assert "torch.compile needs torch>=2.0" in executors.EXECUTORS[COMPILED].skip_reason()
+    assert executors.EXECUTORS["eager"].skip_reason() is None
+
+
+def failure(observed, detail=None):
+    return ConformanceFailure(cell="x", entry="x", check="raises", kind="mismatch", expected=None, observed=observed,
+                              detail=detail, input="", program="", versions="", evidence=[], spec="", reproduction="")
+
+
+def test_a_known_divergence_is_a_strict_expected_failure():
+    known = [Divergence(executions=(COMPILED,), torch=">=2.0", keys=("raises",), observed="Cannot view a tensor",
+                        evidence="https://github.com/pytorch/pytorch/issues/158088")]
+    node = SimpleNamespace(user_properties=[])
+    with pytest.raises(pytest.xfail.Exception):   # it failed the way the record says
+        expected_failure(known, (case(), failure(("RuntimeError", "Cannot view a tensor with shape"))), node)
+    assert ("divergence", known[0].evidence) in node.user_properties
+    node = SimpleNamespace(user_properties=[])
+    with pytest.raises(pytest.fail.Exception, match="no longer reproduces"):   # it held: the record is stale
+        expected_failure(known, None, node)
+    assert node.user_properties[0][1]["kind"] == "stale_divergence"
+    node = SimpleNamespace(user_properties=[])   # it failed another way: left to the caller, reported as a failure
+    assert expected_failure(known, (case(), failure(("RuntimeError", "something else"))), node) is None
