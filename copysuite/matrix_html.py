@@ -26,41 +26,45 @@ thead th { position: sticky; top: 0; background: #fff; } details { margin: .2em 
 .hidden { display: none; }
 """
 SCRIPT = """
+// Column k of every table is class "ck"; its header row cell carries the column's release, device and execution.
+const sheet = document.createElement('style');
+document.head.appendChild(sheet);
 function applyFilters() {
   const off = new Set([...document.querySelectorAll('input[data-axis]:not(:checked)')]
     .map(b => b.dataset.axis + '=' + b.value));
-  document.querySelectorAll('[data-release]').forEach(el => {
-    const hide = ['release', 'device', 'execution'].some(a => off.has(a + '=' + el.dataset[a]));
-    el.classList.toggle('hidden', hide);
+  const hidden = new Set();
+  document.querySelectorAll('th[data-release]').forEach(th => {
+    if (['release', 'device', 'execution'].some(a => off.has(a + '=' + th.dataset[a]))) hidden.add(th.dataset.col);
   });
+  sheet.textContent = [...hidden].map(k => '.c' + k + ' { display: none; }').join('\\n');
 }
 document.querySelectorAll('input[data-axis]').forEach(b => b.addEventListener('change', applyFilters));
 """
 
 
-def _attrs(runs, col) -> str:
-    i, where = col
-    device, _, execution = where.partition(" ")
-    return (f'data-release="{esc(outcome_format.torch_release(runs[i]))}" data-device="{esc(device)}" '
-            f'data-execution="{esc(execution or "eager")}"')
-
-
 def _head(runs, cols) -> str:
-    return "".join(f"<th {_attrs(runs, c)}>{esc(outcome_format.torch_release(runs[c[0]]))}<br>{esc(c[1])}</th>"
-                   for c in cols)
+    """Header cells that carry their column's number, release, device and execution (the filters read them)."""
+    out = []
+    for k, (i, where) in enumerate(cols):
+        device, _, execution = where.partition(" ")
+        release = esc(outcome_format.torch_release(runs[i]))
+        out.append(f'<th class="c{k}" data-col="{k}" data-release="{release}" data-device="{esc(device)}" '
+                   f'data-execution="{esc(execution or "eager")}">{release}<br>{esc(where)}</th>')
+    return "".join(out)
 
 
-def _cell(runs, col, r) -> str:
+def _cell(k, r) -> str:
+    """A cell: its outcome; the skip reason, failure or divergence on hover (held cells need none)."""
     if r is None:
-        return f'<td class="none" {_attrs(runs, col)}></td>'
-    tip = esc(outcome_format.summary(r) or "", quote=True)
-    return f'<td class="{r["outcome"]}" title="{tip}" {_attrs(runs, col)}>{SYMBOL[r["outcome"]]}</td>'
+        return f'<td class="c{k}"></td>'
+    tip = "" if r["outcome"] == "passed" else f' title="{esc((outcome_format.summary(r) or "")[:160], quote=True)}"'
+    return f'<td class="c{k} {r["outcome"]}"{tip}>{SYMBOL[r["outcome"]]}</td>'
 
 
 def _rows_table(runs, cols, cells, rows, evidence=None) -> str:
     body = []
     for entry, check in rows:
-        tds = "".join(_cell(runs, c, cells.get((entry, check, *c))) for c in cols)
+        tds = "".join(_cell(k, cells.get((entry, check, *c))) for k, c in enumerate(cols))
         why = f'<td class="why">{evidence((entry, check))}</td>' if evidence else ""
         body.append(f'<tr><td class="row">{esc(entry)}</td><td class="row">{esc(check)}</td>{tds}{why}</tr>')
     extra = "<th>declared in the specs</th>" if evidence else ""
