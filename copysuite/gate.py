@@ -11,6 +11,8 @@ any failure in the candidate run (conformance cells and the rest of the suite), 
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import sys
 from pathlib import Path
 
@@ -34,8 +36,7 @@ def compare(base, cand, same=False) -> dict:
         # a repeat on the same torch (--same): nothing is declared, every difference is flakiness
         reasons = (changes_between(cell["entry"], entry, cell["check"], va, vb, cell["execution"])
                    if entry and not same else [])
-        differs = oa != ob or (same and ra and rb and (ra["skip_reason"], ra["failure"]) !=
-                               (rb["skip_reason"], rb["failure"]))
+        differs = oa != ob or (same and ra and rb and repeatable(ra) != repeatable(rb))
         if differs:
             why = explaining(reasons, oa, ob)
             shown = rb if ob != "passed" else ra
@@ -48,6 +49,17 @@ def compare(base, cand, same=False) -> dict:
     specs_differ = base["specs"]["digest"] != cand["specs"]["digest"]
     return {"diffs": diffs, "declared_only": declared_only, "failures": failures, "other": other,
             "specs_differ": specs_differ}
+
+
+ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+VOLATILE = ("detail", "message")   # where a failure quotes object ids and memory addresses (id(), data_ptr())
+
+
+def repeatable(cell) -> str:
+    """What two runs of one torch must agree on for a cell (`--same`): outcome, skip reason and failure, without
+    the fields that quote this process's memory addresses, and with hex addresses elsewhere masked."""
+    failure = {k: v for k, v in (cell["failure"] or {}).items() if k not in VOLATILE}
+    return ADDRESS.sub("0x?", json.dumps([cell["outcome"], cell["skip_reason"], failure], sort_keys=True))
 
 
 def explaining(reasons, base: str, candidate: str) -> list[str]:

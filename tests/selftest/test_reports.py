@@ -154,3 +154,15 @@ def test_report_tools_run_without_torch(tmp_path, command):
     probe = subprocess.run([sys.executable, "-c", "import sys; sys.modules['torch'] = None; import torch"],
                            capture_output=True, text=True)
     assert probe.returncode != 0, "the no-torch harness does not block torch"
+
+
+def test_a_repeat_ignores_memory_addresses_but_not_outcomes():
+    """`gate --same`: two runs of one torch agree on a cell when only the addresses a failure quotes differ
+    (id(), data pointers: they change every run); any other difference is flakiness."""
+    def diverged(detail, observed=False):
+        failure = {**mismatch(True, observed), "detail": detail, "message": detail}
+        return {**cell(ASARRAY, "same_object", "diverged", reason="known bug at 0x7f00"), "failure": failure}
+    a, b = diverged("id(input)=0x7f01 id(result)=0x7f02"), diverged("id(input)=0x7e11 id(result)=0x7e12")
+    assert gate.repeatable(a) == gate.repeatable(b)
+    assert gate.repeatable(a) != gate.repeatable(diverged("id(input)=0x7f01", observed=True))
+    assert gate.repeatable(a) != gate.repeatable({**a, "outcome": "failed"})
