@@ -98,6 +98,7 @@ def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=(), exe
     for entry in entries:
         if entry_ids and entry.id not in entry_ids:
             continue
+        wanted = [e for e in entry.applies.executions if e in (executions or default_executions(entry))]
         for key in entry.expect:
             name, subject = split_key(key)
             if check_names and name not in check_names and key not in check_names:
@@ -106,9 +107,8 @@ def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=(), exe
             for device in entry.applies.devices:
                 if (devices and device not in devices) or (device == "meta" and check.needs_data):
                     continue
-                for execution in entry.applies.executions:
-                    wanted = executions or default_executions(entry)
-                    if execution in wanted and not (check.eager_only and execution != "eager"):
+                for execution in wanted:
+                    if not (check.eager_only and execution != "eager"):
                         cells.append(Cell(entry, check, key, subject, device, execution))
     if not cells:
         raise SelectionError("the selection matches no cell (an entry checked on other devices, or without "

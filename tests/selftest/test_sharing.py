@@ -9,7 +9,7 @@ from copysuite.checks import REGISTRY
 from copysuite.faults.fault import by_name
 from copysuite.explore import explore, group_key
 from copysuite.plan import plan_cells
-from copysuite.runner import execute, judge_all
+from copysuite.runner import execute
 from copysuite.specs import load_specs
 
 # eager: how looks share an execution does not depend on how the program ran (and each compiled case compiles)
