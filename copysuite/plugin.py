@@ -3,6 +3,7 @@ parameter per cell, and the outcome recorder. Loaded by the checkout's conftest.
 """
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -87,6 +88,10 @@ def pytest_configure(config):
     # systematically crashing op.
     if getattr(config.option, "maxworkerrestart", "") is None:
         config.option.maxworkerrestart = "1000"
+    # torch, dynamo and the plan are millions of long-lived objects that every full collection would walk again
+    # (pytest and Hypothesis also call gc.collect() themselves): moved out of the collector's sight, they cost a
+    # process about 10% less CPU.
+    gc.freeze()
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 # what pytest.ini sets in the checkout, for runs outside it (the command line still overrides each)
-SESSION_DEFAULTS = ["-p", "no:cacheprovider", "-o", "timeout=60", "-o", "timeout_method=thread",
+SESSION_DEFAULTS = ["-p", "no:cacheprovider", "-p", "no:logging", "-o", "timeout=60", "-o", "timeout_method=thread",
                     "-o", "xfail_strict=true", "-W", "ignore:ComplexHalf support is experimental:UserWarning"]
 
 

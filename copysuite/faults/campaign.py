@@ -64,8 +64,10 @@ class Campaign:
 
 def pytest_args():
     """The conformance session every run is: the suite's own pytest.ini applies, plus the fault plugin."""
+    # --device=cpu: every expected catch is a CPU cell (test_catalog_is_well_formed); the conformance run judges meta
     args = ["tests/test_conformance.py", "-p", "copysuite.faults.plugin", "--hypothesis-profile",
-            os.environ.get("COPYSUITE_FAULT_PROFILE", PROFILE), "-q", "--tb=line", "-p", "no:randomly"]
+            os.environ.get("COPYSUITE_FAULT_PROFILE", PROFILE), "-q", "--tb=line", "-p", "no:randomly",
+            "--device=cpu"]
     if find_spec("xdist") is not None:
         args += ["-p", "no:xdist"]
     return args

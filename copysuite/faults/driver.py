@@ -14,6 +14,7 @@ The driver prints {key: {"returncode": int, "seconds": wall, "cpu_seconds": user
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -48,6 +49,7 @@ def _preload():
             ep.load()
         except Exception:  # noqa: BLE001, S110 - one that cannot load fails the same way in the session, reported there
             pass
+    gc.freeze()  # the children would otherwise walk every preloaded object in each of their gc.collect() calls
 
 
 def _child(run, common) -> int:

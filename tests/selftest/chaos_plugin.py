@@ -13,7 +13,7 @@ import time
 import pytest
 import torch
 
-HANG_TIMEOUT = 3  # seconds: pytest-timeout's limit for the tests of a hanging op (the others keep the default)
+HANG_TIMEOUT = 1  # seconds: pytest-timeout's limit for the tests of a hanging op (the others keep the default)
 
 
 def _raise(name):

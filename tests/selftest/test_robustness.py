@@ -31,8 +31,10 @@ def run(tmp_path, name, chaos, ids, workers):
     """A pytest run of `ids` with `chaos` (none: ""), in a process of its own; under xdist when `workers`."""
     out = tmp_path / f"{name}.json"
     env = {**os.environ, "HYPOTHESIS_PROFILE": "dev", "COPYSUITE_CHAOS": chaos}
+    # --execution eager: every selected cell is eager, and without compiled cells in the plan no process of the run
+    # (the controller and each worker, started anew after every casualty) imports dynamo
     cmd = [sys.executable, "-m", "pytest", "-q", *(["-n", str(workers)] if workers else ["-p", "no:xdist"]),
-           "-p", "tests.selftest.chaos_plugin", "--outcome-json", str(out), *ids]
+           "-p", "tests.selftest.chaos_plugin", "--execution", "eager", "--outcome-json", str(out), *ids]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert out.exists(), f"no outcome JSON from {' '.join(cmd)}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return proc, json.loads(out.read_text())

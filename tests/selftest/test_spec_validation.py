@@ -1,12 +1,11 @@
 """Malformed specs and programs: each one must stop loading with an error naming the file, the entry and the key."""
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from copysuite import bind
 from copysuite.checks import REGISTRY
+from copysuite.run import main as copysuite_run
 from copysuite.specs import SPEC_DIR, SPEC_SCHEMA, SpecError, load_specs
 
 GOOD = """
@@ -147,14 +146,14 @@ def test_the_real_specs_load_and_cover_every_seed():
     assert {s for e in entries for s in e.seeds} == {"000", "001", "002", "003"}
 
 
-def test_bad_spec_stops_collection(tmp_path):
-    """A bad spec file makes pytest exit with a usage error naming the file (checked in a subprocess)."""
+def test_bad_spec_stops_collection(tmp_path, capsys):
+    """A bad spec file makes the session exit with a usage error naming the file. (A session run in this process:
+    `python -m copysuite run` is this call.)"""
     (tmp_path / "zz_bad.yaml").write_text(GOOD.replace("{id}", "op").replace("source.clone()", "source.clonez()"))
-    root = Path(__file__).resolve().parents[2]
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_conformance.py", "--co",
-                           f"--specs={tmp_path}"], cwd=root, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 4, proc.stdout + proc.stderr
-    assert f"{tmp_path / 'zz_bad.yaml'}: entry 'op': call: unknown attribute 'clonez'" in proc.stderr
+    code = copysuite_run(["--co", "-q", "-p", "no:xdist", f"--specs={tmp_path}"])
+    err = capsys.readouterr().err
+    assert code == 4, err
+    assert f"{tmp_path / 'zz_bad.yaml'}: entry 'op': call: unknown attribute 'clonez'" in err
 
 
 def test_the_spec_format_doc_names_every_check_and_placement():

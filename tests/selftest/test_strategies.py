@@ -1,6 +1,6 @@
 """The strategies generate every class they claim, build exactly the source they describe, and shrink small."""
 import pytest
-from hypothesis import HealthCheck, find, given, settings
+from hypothesis import HealthCheck, Phase, find, given, settings
 
 from copysuite.checks.attributes import normalized_strides
 from strategies.cases import cases
@@ -9,7 +9,8 @@ from strategies.dtypes import available_dtypes
 from strategies.space import BITS, DTYPE_GROUPS, GRAD_KINDS, KINDS, MODES, PLACEMENTS
 
 ALL = dict(dtypes=available_dtypes(), kinds=KINDS, placements=PLACEMENTS, modes=MODES, device="cpu", bits=BITS)
-FIND = settings(max_examples=2000, database=None, suppress_health_check=list(HealthCheck))
+SHRINK = settings(max_examples=2000, database=None, suppress_health_check=list(HealthCheck))
+FIND = settings(SHRINK, phases=[Phase.generate])  # "is drawn" needs the first match, not the smallest one
 
 
 @pytest.mark.parametrize("dtype", available_dtypes())
@@ -33,7 +34,7 @@ def test_shape_classes_are_drawn(what, pred):
 
 
 def test_shrinks_to_a_small_case():
-    smallest = find(cases(**ALL), lambda c: c.placement == "transposed" and c.requires_grad, settings=FIND)
+    smallest = find(cases(**ALL), lambda c: c.placement == "transposed" and c.requires_grad, settings=SHRINK)
     assert smallest.numel <= 4
 
 
