@@ -1,5 +1,7 @@
-"""How an entry's program runs: as written (`eager`), or as one function compiled by `torch.compile` (the other
-executions, strategies.space.EXECUTIONS).
+"""How an entry's program runs: as written (`eager`); as one function compiled by `torch.compile` (`compile.*`);
+through `torch.func.functionalize` (`functionalize`); or exported by `torch.export.export` and run as the exported
+module (`export`, exported anew for each input: it specializes to their shapes). The two transforms apply only to
+the entries that name them (strategies.space.NAMED_ONLY_EXECUTIONS).
 
 Compiled, the program becomes a function of its inputs, and these lines are both what runs and what a failure
 prints (after the lines that build the inputs):
@@ -41,17 +43,24 @@ STATS: dict = {}   # (entry id, execution) -> {"calls", "compiles", "graph_break
 @dataclass(frozen=True)
 class Executor:
     name: str
-    backend: str | None = None   # torch.compile's backend; None runs the program as written
-    dynamic: bool = False        # torch.compile(dynamic=True): shapes are symbolic from the first compile
+    transform: str | None = None  # None: the program as written; "compile", "functionalize" or "export"
+    backend: str | None = None    # torch.compile's backend
+    dynamic: bool = False         # torch.compile(dynamic=True): shapes are symbolic from the first compile
 
     @property
     def compiled(self) -> bool:
-        return self.backend is not None
+        return self.transform == "compile"
 
     def skip_reason(self) -> str | None:
         """Why this execution cannot run with the installed torch, or None."""
-        if not self.compiled:
+        if self.transform is None:
             return None
+        if self.transform == "functionalize":
+            ok = hasattr(getattr(torch, "func", None), "functionalize")
+            return None if ok else f"{self.name}: torch.func.functionalize needs torch>=2.0 (installed: {torch.__version__})"
+        if self.transform == "export":
+            ok = hasattr(getattr(torch, "export", None), "export")
+            return None if ok else f"{self.name}: torch.export.export needs torch>=2.1 (installed: {torch.__version__})"
         if not hasattr(torch, "compile"):
             return f"{self.name}: torch.compile needs torch>=2.0 (installed: {torch.__version__})"
         supported = _dynamo_unsupported()
@@ -62,27 +71,43 @@ class Executor:
         return None
 
     def define_lines(self, program, fullgraph: bool = True) -> list[str]:
-        """The lines that define the compiled function `program` (none for eager)."""
-        if not self.compiled:
-            return []
+        """The lines that define what runs the program (none as written): a function (compiled or functionalized),
+        or for export the module whose forward is the program."""
         body = [f"    {line}" for line in program.lines()] + [f"    return {programs.RESULT}"]
-        return ([f"def program({', '.join(program.input_names)}):"] + body +
-                [f"program = torch.compile(program, backend={self.backend!r}, fullgraph={fullgraph}, "
-                 f"dynamic={self.dynamic})"])
+        args = ", ".join(program.input_names)
+        if self.transform == "export":
+            return ["class Program(torch.nn.Module):", f"    def forward(self, {args}):",
+                    *[f"    {line}" for line in body]]
+        define = [f"def program({args}):", *body]
+        if self.transform == "functionalize":
+            return define + ["program = torch.func.functionalize(program)"]
+        if self.compiled:
+            return define + [f"program = torch.compile(program, backend={self.backend!r}, fullgraph={fullgraph}, "
+                             f"dynamic={self.dynamic})"]
+        return []
 
     def call_lines(self, program) -> list[str]:
-        """What runs the program on its bound inputs: its own lines, or one call of the compiled function."""
-        if not self.compiled:
+        """What runs the program on its bound inputs: its own lines, or a call of what define_lines made (export:
+        the export itself first, for the shapes and strides of these inputs, which it specializes to)."""
+        if self.transform is None:
             return program.lines()
-        return [f"{programs.RESULT} = program({', '.join(program.input_names)})"]
+        args = ", ".join(program.input_names)
+        call = [f"{programs.RESULT} = program({args})"]
+        if self.transform == "export":
+            packed = f"({args},)" if len(program.input_names) == 1 else f"({args})"
+            return [f"program = torch.export.export(Program(), {packed}).module()"] + call
+        return call
 
     def run(self, program, namespace: dict, case, entry_id: str = "", fullgraph: bool = True):
         """Run the program in `namespace` (which holds its inputs); returns `result`."""
-        if not self.compiled:
+        if self.transform is None:
             return program.run(namespace)
         # torch.compile is part of the key: a fault patched into it (copysuite/faults) gets functions of its own
-        namespace["program"] = self._function(program, fullgraph, torch.compile, dtype_class(case.dtype),
-                                              len(case.shape))
+        namespace.update(self._defined(program, fullgraph, torch.compile, dtype_class(case.dtype), len(case.shape)))
+        if not self.compiled:
+            for line in self.call_lines(program):
+                exec(_code(line), namespace)  # noqa: S102 - the printed lines
+            return namespace[programs.RESULT]
         stats = STATS.setdefault((entry_id, self.name), {"calls": 0, "compiles": 0, "graph_breaks": 0,
                                                          "compile_seconds": 0.0})
         graphs, breaks = _graphs_and_breaks()
@@ -100,11 +125,14 @@ class Executor:
         return namespace[programs.RESULT]
 
     @functools.lru_cache(maxsize=None)  # noqa: B019 - executors are module constants
-    def _function(self, program, fullgraph: bool, compile_fn, dtype_group: str, ndim: int):
-        _raise_recompile_limit()
+    def _defined(self, program, fullgraph: bool, compile_fn, dtype_group: str, ndim: int) -> dict:
+        """What define_lines bind (`program`, or `Program` for export), defined once per key: each compiled function
+        has its own code object and so its own dynamo cache."""
+        if self.compiled:
+            _raise_recompile_limit()
         ns = programs.namespace()
         exec(compile("\n".join(self.define_lines(program, fullgraph)), f"{program.filename} ({self.name})", "exec"), ns)  # noqa: S102
-        return ns["program"]
+        return {name: ns[name] for name in ("program", "Program") if name in ns}
 
 
 @contextlib.contextmanager
@@ -123,11 +151,13 @@ def counted(entry_id: str, execution: str, properties: list):
 
 EXECUTORS = {
     "eager": Executor("eager"),
-    "compile.eager": Executor("compile.eager", backend="eager"),
-    "compile.aot_eager": Executor("compile.aot_eager", backend="aot_eager"),
-    "compile.aot_eager.dynamic": Executor("compile.aot_eager.dynamic", backend="aot_eager", dynamic=True),
-    "compile.inductor": Executor("compile.inductor", backend="inductor"),
-    "compile.inductor.dynamic": Executor("compile.inductor.dynamic", backend="inductor", dynamic=True),
+    "compile.eager": Executor("compile.eager", "compile", backend="eager"),
+    "compile.aot_eager": Executor("compile.aot_eager", "compile", backend="aot_eager"),
+    "compile.aot_eager.dynamic": Executor("compile.aot_eager.dynamic", "compile", backend="aot_eager", dynamic=True),
+    "compile.inductor": Executor("compile.inductor", "compile", backend="inductor"),
+    "compile.inductor.dynamic": Executor("compile.inductor.dynamic", "compile", backend="inductor", dynamic=True),
+    "functionalize": Executor("functionalize", "functionalize"),
+    "export": Executor("export", "export"),
 }
 assert tuple(EXECUTORS) == EXECUTIONS
 

@@ -62,7 +62,8 @@ PREDICATES = {
     "zero_dim": lambda c: len(c.shape) == 0,
     "conj": lambda c: c.bit == "conj",
     "neg": lambda c: c.bit == "neg",
-    "compiled": lambda c: c.execution != "eager",   # run through torch.compile, whatever the backend
+    "compiled": lambda c: c.execution.startswith("compile."),   # run through torch.compile, whatever the backend
+    "transformed": lambda c: c.execution != "eager",   # compiled, functionalized or exported
 }
 PARAMETRIC = {
     "dtype": (ALL_DTYPE_NAMES, lambda c, a: c.dtype == a),

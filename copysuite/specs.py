@@ -19,7 +19,7 @@ from copysuite import expectations
 from copysuite.expectations import ExpectationError
 from copysuite.predicates import Condition
 from copysuite.programs import SOURCE, Program, ProgramError, parse_program
-from strategies.space import (BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, GRAD_KINDS, KINDS, MODES, PLACEMENTS, feasible,
+from strategies.space import (BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, GRAD_KINDS, KINDS, MODES, NAMED_ONLY_EXECUTIONS, PLACEMENTS, feasible,
                               is_known_selector)
 
 _HERE = Path(__file__).resolve().parent
@@ -33,7 +33,7 @@ KEY = re.compile(r"^(?P<check>\w+)(?:\[(?P<input>\w+)\])?$")  # an expectation's
 DEFAULT_APPLIES = {
     "dtypes": ["standard"], "kinds": list(KINDS), "placements": list(PLACEMENTS), "modes": list(MODES),
     "devices": list(DEVICES), "bits": ["none"], "ndim": [0, 3], "nonempty": False, "torch": "", "requires": [],
-    "needs": [], "executions": list(EXECUTIONS),
+    "needs": [], "executions": [e for e in EXECUTIONS if e not in NAMED_ONLY_EXECUTIONS],
 }
 assert set(BITS) >= set(DEFAULT_APPLIES["bits"])
 

@@ -29,9 +29,13 @@ BITS = ("none", "conj", "neg")
 # The grad mode the op under test is called in.
 MODES = ("enabled", "no_grad", "inference_mode")
 DEVICES = ("cpu", "meta", "cuda", "mps")
-# How the program runs: as written, or compiled by torch.compile with a backend (copysuite.executors).
+# How the program runs: as written, compiled by torch.compile with a backend, run through torch.func.functionalize,
+# or exported by torch.export and run as the exported module (copysuite.executors).
 EXECUTIONS = ("eager", "compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor",
-              "compile.inductor.dynamic")
+              "compile.inductor.dynamic", "functionalize", "export")
+# Function transforms for tensor programs, not for NumPy, Python values, the copy protocols or autograd state
+# changes: they apply only to the entries that name them in `applies.executions` (specs/compiled.yaml).
+NAMED_ONLY_EXECUTIONS = ("functionalize", "export")
 
 # Every dtype a spec may mention, by torch attribute name. A name absent from the installed torch (uint16 before 2.3,
 # the float8 family before 2.1, ...) is simply not available, never an error.

@@ -1,5 +1,6 @@
-"""Compiled executions (copysuite/executors.py): what runs is what is printed, a graph break fails unless the entry
-declares it, why an execution cannot run is said, and a known divergence is a strict expected failure."""
+"""Compiled, functionalized and exported executions (copysuite/executors.py): what runs is what is printed, a graph
+break fails unless the entry declares it, why an execution cannot run is said, the transforms apply only where an
+entry names them, and a known divergence is a strict expected failure."""
 import textwrap
 from types import SimpleNamespace
 from unittest import mock
@@ -42,6 +43,33 @@ def test_the_printed_reproduction_is_the_code_that_ran():
     assert execute(cell.entry.program, case(), entry=cell.entry).result is not None
 
 
+@pytest.mark.parametrize("execution, defines", [
+    ("functionalize", "program = torch.func.functionalize(program)"),
+    ("export", "program = torch.export.export(Program(), (source, a, b)).module()"),
+])
+def test_the_printed_transform_is_the_code_that_ran(execution, defines):
+    """A program that writes through one input and returns the other, functionalized or exported: the printed
+    reproduction, run on its own, writes into the caller's tensor as the harness's run did."""
+    executor = executors.EXECUTORS[execution]
+    if executor.skip_reason():
+        pytest.skip(executor.skip_reason())
+    cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.same_tensor_twice"],
+                                      check_names=["source_untouched[b]"], devices=["cpu"], executions=[execution]))
+    text = textwrap.dedent(reproduction(cell, case(execution)))
+    assert defines in text, text
+    ns = {}
+    exec(text, ns)  # noqa: S102 - the suite's own printed reproduction
+    ran = execute(cell.entry.program, case(execution), entry=cell.entry)
+    assert ran.error is None and torch.equal(ns["source"], ran.namespace["source"]), (text, ran.error)
+    assert not torch.equal(ns["source"], torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))   # it did write
+
+
+def test_the_transforms_apply_only_where_an_entry_names_them():
+    every = plan_cells(ENTRIES, REGISTRY, devices=["cpu"], executions=["functionalize", "export"])
+    named = {e.id for e in ENTRIES if {"functionalize", "export"} & set(e.applies.executions)}
+    assert every and {c.entry.id for c in every} == named and all(i.startswith("compiled.") for i in named), named
+
+
 @needs_compile
 def test_a_graph_break_fails_unless_the_entry_declares_it():
     program = parse_program(call="source.tolist()")   # dynamo refuses tolist() on a float tensor
@@ -62,6 +90,10 @@ def test_why_an_execution_cannot_run_is_said(monkeypatch):
     monkeypatch.delattr(torch, "compile", raising=False)   # a torch before 2.0
     assert "torch.compile needs torch>=2.0" in executors.EXECUTORS[COMPILED].skip_reason()
     assert executors.EXECUTORS["eager"].skip_reason() is None
+    monkeypatch.delattr(torch.func, "functionalize", raising=False)
+    monkeypatch.delattr(torch.export, "export", raising=False)
+    assert "torch.func.functionalize needs torch>=2.0" in executors.EXECUTORS["functionalize"].skip_reason()
+    assert "torch.export.export needs torch>=2.1" in executors.EXECUTORS["export"].skip_reason()
 
 
 def failure(observed, detail=None):

@@ -6,6 +6,7 @@ import pytest
 from copysuite import bind
 from copysuite.checks import REGISTRY
 from copysuite.run import main as copysuite_run
+from strategies.space import EXECUTIONS
 from copysuite.specs import SPEC_DIR, SPEC_SCHEMA, SpecError, load_specs
 
 GOOD = """
@@ -138,6 +139,25 @@ def test_no_spec_files(tmp_path):
 def test_schema_knows_exactly_the_registered_checks():
     pattern = SPEC_SCHEMA["$defs"]["expect"]["propertyNames"]["pattern"]
     assert set(pattern.split("(", 1)[1].split(")", 1)[0].split("|")) == set(REGISTRY)
+
+
+def test_schema_knows_exactly_the_executions():
+    """The `executions` of `applies` and the non-eager ones a divergence names are strategies.space.EXECUTIONS."""
+    defs = SPEC_SCHEMA["$defs"]
+    found = [tuple(node["items"]["enum"]) for node in _find(defs, "executions")]
+    assert found and all(set(e) <= set(EXECUTIONS) for e in found), found
+    assert set(EXECUTIONS) in [set(e) for e in found] and set(EXECUTIONS) - {"eager"} in [set(e) for e in found]
+
+
+def _find(node, key):
+    """Every value under `key` anywhere in a JSON document."""
+    if isinstance(node, dict):
+        yield from ([node[key]] if key in node else [])
+        for value in node.values():
+            yield from _find(value, key)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _find(value, key)
 
 
 def test_the_real_specs_load_and_cover_every_seed():
