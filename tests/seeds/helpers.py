@@ -8,6 +8,7 @@ from strategies.devices import device_skip_reason
 
 DEVICES = [pytest.param(d, marks=pytest.mark.skipif(device_skip_reason(d) is not None,
                                                      reason=f"{device_skip_reason(d)}")) for d in ("cpu", "cuda")]
+CUDA_ONLY = pytest.mark.skipif(device_skip_reason("cuda") is not None, reason=f"{device_skip_reason('cuda')}")
 
 
 def t(values, device="cpu", **kw):
@@ -21,6 +22,20 @@ def grad_of(x):
         warnings.filterwarnings("ignore", message="The .grad attribute of a Tensor that is not a leaf Tensor",
                                 category=UserWarning)
         return x.grad
+
+
+def assert_no_grad(program, **tensors):
+    """Each named tensor holds no gradient after `program` ran (the article prints None for each); .grad is read
+    for real, and a failure names the program and what each offending tensor held."""
+    held = {name: grad_of(x) for name, x in tensors.items()}
+    wrong = [f"{name}.grad = {g!r} (is_leaf={tensors[name].is_leaf}, retains_grad={tensors[name].retains_grad})"
+             for name, g in held.items() if g is not None]
+    assert not wrong, f"after `{program}`: expected .grad None for {', '.join(tensors)}; observed " + "; ".join(wrong)
+
+
+def memory(x):
+    """Where a tensor's elements live: (storage's first byte, the tensor's first element), for failure messages."""
+    return (x.untyped_storage().data_ptr(), x.data_ptr())
 
 
 def close(a, b):

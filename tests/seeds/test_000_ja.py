@@ -11,18 +11,25 @@ import pytest
 import torch
 
 from copysuite.storage import shares_storage
-from tests.seeds.helpers import DEVICES, close, grad_of, t
+from tests.seeds.helpers import CUDA_ONLY, DEVICES, assert_no_grad, close, t
+
+BASIC = "x, w, b = torch.tensor([2.]), torch.tensor([1.], requires_grad=True), torch.tensor([3.], requires_grad=True)"
+
+
+def xwb(device):
+    """The article's x, w and b on `device` (BASIC)."""
+    return t([2.0], device), t([1.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
 
 
 @pytest.mark.parametrize("device", DEVICES)
 class TestArticle000:
     def test_basic_graph(self, device):
-        x, w, b = t([2.0], device), t([1.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+        x, w, b = xwb(device)
         y = x * w + b
         y.backward()
         close(y.detach(), t([5.0], device))
         assert type(y.grad_fn).__name__ == "AddBackward0"
-        assert x.grad is None and grad_of(y) is None
+        assert_no_grad(f"{BASIC} on {device}; y.backward()", x=x, y=y)  # printed: None, None
         close(w.grad, t([2.0], device)), close(b.grad, t([1.0], device))
         assert [v.requires_grad for v in (x, w, b, y)] == [False, True, True, True]
         assert [v.is_leaf for v in (x, w, b, y)] == [True, True, True, False]
@@ -37,13 +44,14 @@ class TestArticle000:
         close(w.detach(), t([2.0], device))
 
     def test_clone_sends_gradient_back(self, device):
-        x, w, b = t([2.0], device), t([1.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+        x, w, b = xwb(device)
         v = w.clone()
         y = x * v + b
         y.backward()
         close(y.detach(), t([5.0], device))
         close(w.grad, t([2.0], device)), close(b.grad, t([1.0], device))
-        assert grad_of(v) is None and v is not w and not v.is_leaf and v.requires_grad
+        assert_no_grad(f"{BASIC} on {device}; v = w.clone(); y = x * v + b; y.backward()", x=x, v=v, y=y)
+        assert v is not w and not v.is_leaf and v.requires_grad
         # CloneBackward in the article's torch 1.9; CloneBackward0 since PR 64261 (specs/copies.yaml gates it)
         assert type(v.grad_fn).__name__ == "CloneBackward0"
 
@@ -62,10 +70,10 @@ class TestArticle000:
         y.backward()
         close(y.detach(), t([3.0], device))
         close(w.grad, t([3.0], device)), close(v.grad, t([1.0], device))
-        assert x.grad is None and grad_of(y) is None
+        assert_no_grad(f"{BASIC} on {device}; v = w.clone(); v.retain_grad(); y = x * w + v; y.backward()", x=x, y=y)
 
     def test_cpu_copy_keeps_the_graph(self, device):
-        x, w, b = t([2.0], device), t([1.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+        x, w, b = xwb(device)
         y = x * w + b
         y.retain_grad()
         z = y.cpu()
@@ -76,7 +84,8 @@ class TestArticle000:
         close(f.detach(), t([39.0]))
         for got, want in ((w.grad, 14.0), (b.grad, 7.0), (y.grad, 7.0), (z.grad, 7.0), (v.grad, 5.0), (c.grad, 1.0)):
             close(got, t([want], got.device))
-        assert x.grad is None and grad_of(f) is None
+        assert_no_grad(f"{BASIC} on {device}; y = x * w + b; y.retain_grad(); z = y.cpu(); z.retain_grad(); "
+                       "v, c = [7.] and [4.] on the CPU, requiring grad; f = v * z + c; f.backward()", x=x, f=f)
         assert [s.is_leaf for s in (z, v, c, f)] == [False, True, True, False]
         assert all(s.requires_grad for s in (z, v, c, f))
         if device == "cpu":  # already on the CPU: cpu() returns the tensor itself
@@ -127,7 +136,10 @@ class TestArticle000:
         close(y.detach(), t([11.0], device)), close(u.detach(), t([37.0], device))
         close(w.grad, t([2.0], device)), close(b.grad, t([1.0], device))
         close(tt.grad, t([4.0], device)), close(c.grad, t([1.0], device))
-        assert grad_of(v) is None and z.grad is None and not shares_storage(z, w)
+        assert_no_grad(f"x, w, b = [2.], [4.] and [3.] (w, b requiring grad) on {device}; v = w.clone(); "
+                       "z = v.detach(); y = x * v + b; y.backward(); t, c = [7.], [9.] requiring grad; u = z * t + c; "
+                       "u.backward()", x=x, y=y, v=v, z=z, u=u)  # printed: None for each
+        assert not shares_storage(z, w)
 
     def test_detach_freezes_a_shared_weight(self, device):
         """TIPS3: z = w.detach() sees w's updates but gets no gradient from network B."""
@@ -170,3 +182,17 @@ class TestArticle000:
             warnings.simplefilter("ignore", UserWarning)
             y = x.new_tensor(x, requires_grad=True)
         assert y.is_leaf and y.requires_grad and not shares_storage(y, x)
+
+
+@CUDA_ONLY
+def test_devices_do_not_mix_in_one_op_yet_backward_crosses_them():
+    """The article: tensors on different devices cannot be combined in one op, yet backward runs across devices."""
+    x, w, b = xwb("cuda")
+    y = x * w + b
+    v = t([7.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        v * y  # a (1,) CPU tensor times a (1,) CUDA tensor
+    f = v * y.cpu()
+    f.backward()
+    close(w.grad, t([14.0], "cuda")), close(b.grad, t([7.0], "cuda")), close(v.grad, t([5.0]))
+    assert w.grad.device.type == "cuda", f"{BASIC} on cuda; f = v * (x * w + b).cpu(); f.backward(): w.grad on {w.grad.device}"

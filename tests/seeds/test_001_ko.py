@@ -6,7 +6,7 @@ numbers honest.
 import pytest
 import torch
 
-from tests.seeds.helpers import close, t
+from tests.seeds.helpers import assert_no_grad, close, t
 
 
 class TestArticle001:
@@ -36,12 +36,24 @@ class TestArticle001:
         with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
             a[0] = 3
 
-    def test_leaf_rules(self):
+    def test_every_tensor_that_does_not_require_grad_is_a_leaf(self):
         a = t([1.0, 2.0])
-        assert (a * 2).is_leaf  # every tensor that does not require grad is a leaf
+        assert (a * 2).is_leaf
+
+    def test_an_op_on_a_leaf_gives_a_non_leaf_and_the_leaf_stays_one(self):
+        """The article says the tensor "is no longer a leaf" after an op on it: read of the tensor itself, that is
+        false (w stays a leaf); what holds is that the op's result is not a leaf."""
         w = t([1.0, 2.0], requires_grad=True)
         y = w * 2
-        assert w.is_leaf and not y.is_leaf
+        assert w.is_leaf, "w = torch.tensor([1., 2.], requires_grad=True); y = w * 2: expected w.is_leaf True"
+        assert not y.is_leaf, "w = torch.tensor([1., 2.], requires_grad=True); y = w * 2: expected y.is_leaf False"
+
+    def test_only_leaves_get_grad_unless_retain_grad(self):
+        w = t([1.0, 2.0], requires_grad=True)
+        y = w * 2
         y.retain_grad()
-        y.sum().backward()
-        close(w.grad, t([2.0, 2.0])), close(y.grad, t([1.0, 1.0]))
+        z = y * 3
+        z.sum().backward()
+        close(w.grad, t([6.0, 6.0])), close(y.grad, t([3.0, 3.0]))
+        assert_no_grad("w = torch.tensor([1., 2.], requires_grad=True); y = w * 2; y.retain_grad(); z = y * 3; "
+                       "z.sum().backward()", z=z)

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from copysuite.storage import shares_storage
-from tests.seeds.helpers import close, grad_of, t
+from tests.seeds.helpers import assert_no_grad, close, t
 
 
 class TestArticle002:
@@ -35,8 +35,10 @@ class TestArticle002:
         y.backward()
         close(a.grad, t(2.0))
         z.backward()
-        assert grad_of(a_) is None
         close(a.grad, t(7.0))
+        # a clone passes gradient back but keeps none: a_ is on z's backward path and did not retain its gradient
+        assert_no_grad("a = torch.tensor(1., requires_grad=True); a_ = a.clone(); y = a ** 2; z = a ** 2 + a_ * 3; "
+                       "y.backward(); z.backward()", a_=a_)
 
     def test_linear_example(self):
         torch.manual_seed(0)
@@ -47,7 +49,10 @@ class TestArticle002:
         close(x.grad, f.weight.detach()[0])  # d(w.x + b)/dx = w
         # the article's printed gradient, from manual_seed(0): torch's default init gives the same numbers
         torch.testing.assert_close(x.grad, t([-0.0053, 0.3793]), rtol=0, atol=1e-4)
-        assert clone_x.requires_grad and grad_of(clone_x) is None
+        # clone_x is not on f(x)'s backward path, so its None says nothing about clones (the 2-then-7 test does)
+        assert_no_grad("torch.manual_seed(0); x = torch.tensor([1., 2.], requires_grad=True); clone_x = x.clone(); "
+                       "f = torch.nn.Linear(2, 1); f(x).backward()", clone_x=clone_x)
+        assert clone_x.requires_grad
         assert not detach_x.requires_grad and not clone_detach_x.requires_grad
 
     def test_requires_grad_on_a_clone_of_a_constant(self):
