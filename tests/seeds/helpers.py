@@ -4,6 +4,7 @@ import warnings
 import pytest
 import torch
 
+from copysuite.storage import untyped_storage
 from strategies.devices import device_skip_reason
 
 DEVICES = [pytest.param(d, marks=pytest.mark.skipif(device_skip_reason(d) is not None,
@@ -35,7 +36,7 @@ def assert_no_grad(program, **tensors):
 
 def memory(x):
     """Where a tensor's elements live: (storage's first byte, the tensor's first element), for failure messages."""
-    return (x.untyped_storage().data_ptr(), x.data_ptr())
+    return (untyped_storage(x).data_ptr(), x.data_ptr())
 
 
 def close(a, b):

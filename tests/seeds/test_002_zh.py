@@ -21,7 +21,7 @@ ALIASES = {  # the tensor the article's metadata changes act on, as code, and wh
 CHANGES = {  # the article's in-place metadata changes on a 2 x 3 tensor, as code, and the shape each leaves
     "resize_": ("d.resize_(6)", (6,)),
     "resize_as_": ("d.resize_as_(torch.ones(6))", (6,)),
-    "set_": ("d.set_(torch.ones(6).untyped_storage())", (6,)),
+    "set_": ("d.set_(torch.ones(6))", (6,)),
     "transpose_": ("d.transpose_(0, 1)", (3, 2)),
 }
 RESIZE_REFUSAL = "RuntimeError: cannot resize variables that require grad"
