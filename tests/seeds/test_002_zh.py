@@ -85,6 +85,7 @@ class TestArticle002:
         y = x.view(4)
         x += 1
         close(y, x.reshape(4))
+        assert y is not x and id(y) != id(x)  # a new tensor object over the same data
         x = torch.rand(2, 2)
         x_cp = x.clone().view(4)
         before = x_cp.clone()
