@@ -74,6 +74,22 @@ def shares_storage(a, b) -> bool:
     return a_lo < a_hi and b_lo < b_hi and a_lo < b_hi and b_lo < a_hi
 
 
+def relation(a, b) -> str:
+    """Where `b` lives relative to `a`, in words that are the same in every run (no addresses): the same storage
+    object, another storage over overlapping memory, or memory of its own, with the sizes."""
+    ma, mb = memory_of(a), memory_of(b)
+    if mb is None:
+        return f"result is a {type(b).__name__}, not in memory a tensor or array owns"
+    if ma is None:
+        return f"input is a {type(a).__name__}"
+    size = f"{mb[3] - mb[2]} bytes on {mb[0]}"
+    if ma[1] is not None and ma[1] == mb[1]:
+        return f"result in the input's storage object ({size})"
+    if shares_storage(a, b):
+        return f"result in another storage object over the input's memory ({size}, overlapping)"
+    return f"result in memory of its own ({size}); input's: {ma[3] - ma[2]} bytes on {ma[0]}"
+
+
 def host_copy(t: torch.Tensor, dtype=None) -> torch.Tensor:
     """A fresh contiguous CPU tensor with the logical values of `t` (conj/neg bits resolved), optionally cast."""
     with torch.no_grad():

@@ -32,14 +32,15 @@ def result_type(ex):
 @check("same_object", accepts=BOOLEAN)
 def same_object(ex):
     """The result is the input object itself (`result is source`)."""
-    return Observed(ex.result is ex.subject, f"id(input)={id(ex.subject):#x} id(result)={id(ex.result):#x}")
+    same = ex.result is ex.subject
+    return Observed(same, "result is the input object" if same else
+                    f"result is another {type(ex.result).__name__} object; {storage.relation(ex.subject, ex.result)}")
 
 
 @check("shares_storage", accepts=BOOLEAN)
 def shares_storage(ex):
     """The result lives in the input's storage (same storage object, or overlapping memory)."""
-    return Observed(storage.shares_storage(ex.subject, ex.result),
-                    f"input memory {storage.memory_of(ex.subject)}, result memory {storage.memory_of(ex.result)}")
+    return Observed(storage.shares_storage(ex.subject, ex.result), storage.relation(ex.subject, ex.result))
 
 
 @check("writes_through", accepts=BOOLEAN, needs_data=True, disturbs=True)

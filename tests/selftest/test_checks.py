@@ -7,7 +7,7 @@ from copysuite.checks.attributes import normalized_strides
 from copysuite.checks.base import error_matches
 from copysuite.programs import parse_program
 from copysuite.runner import execute
-from copysuite.storage import shares_storage
+from copysuite.storage import relation, shares_storage
 from strategies.cases import Case, contiguous_strides
 
 
@@ -173,3 +173,13 @@ def test_a_compilers_wrapper_of_the_programs_own_error_is_that_error():
     seen, detail = users_error(wrapped(ValueError("can't alias tensor with dtype")))
     assert seen[0] == "TorchRuntimeError" and detail is None
     assert users_error(ValueError("plain"))[0] == ("ValueError", "plain")
+
+
+def test_memory_details_name_no_addresses():
+    """The identity and memory checks word what they saw without ids or pointers, so a failure reads the same in
+    every run (two runs of one torch are compared by `gate --same`)."""
+    x = torch.arange(6.0)
+    seen = {relation(x, x.view(2, 3)), relation(x, x.clone()), relation(x, x.numpy()), relation(x, x.tolist())}
+    assert seen == {"result in the input's storage object (24 bytes on cpu)",
+                    "result in memory of its own (24 bytes on cpu); input's: 24 bytes on cpu",
+                    "result is a list, not in memory a tensor or array owns"}
