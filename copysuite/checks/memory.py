@@ -7,7 +7,7 @@ import torch
 
 from copysuite import probes, storage
 from copysuite.checks.base import BOOLEAN, Observed, check, one_of
-from strategies.space import KINDS
+from strategies.space import DTYPE_GROUPS, KINDS
 
 NOT_INFERENCE = tuple(k for k in KINDS if k != "inference")
 
@@ -27,6 +27,38 @@ def result_type(ex):
     if r is None:
         return Observed("none")
     return Observed("scalar", type(r).__name__)
+
+
+PYTHON_TYPE_OF_GROUP = {"bool": "bool", "integer": "int", "float": "float", "float8": "float", "complex": "complex"}
+
+
+def _python_type_of(dtype) -> str:
+    """The Python number type a tensor of `dtype` converts its elements to (Tensor.item: "a standard Python number")."""
+    name = str(dtype).replace("torch.", "")
+    return next(py for group, py in PYTHON_TYPE_OF_GROUP.items() if name in DTYPE_GROUPS[group])
+
+
+def _python_types(r) -> str:
+    """The Python type of a scalar result; for a (nested) list, of its elements ("none" when it holds none), the
+    names joined by `|` when they differ."""
+    if not isinstance(r, list):
+        return type(r).__name__
+    names, stack = set(), [r]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(x)
+        else:
+            names.add(type(x).__name__)
+    return "|".join(sorted(names)) or "none"
+
+
+@check("python_type", accepts=one_of("bool", "int", "float", "complex", "none"),
+       symbols={"of_dtype": lambda ex: _python_type_of(ex.subject.dtype)})
+def python_type(ex):
+    """The Python type of a scalar result, or of every element of a list result (`of_dtype`: bool, int, float or
+    complex, as the input's dtype converts; `none`: a list with no elements)."""
+    return Observed(_python_types(ex.result))
 
 
 @check("same_object", accepts=BOOLEAN)

@@ -1,4 +1,4 @@
-"""The catalog of semantic faults: 26 small patches of torch's Python-visible behaviour, each breaking one promise the
+"""The catalog of semantic faults: small patches of torch's Python-visible behaviour, each breaking one promise the
 specs state (clone copies, detach aliases, numpy() shares memory, ...) the way a regression in torch would.
 
 Each entry names the spec entries its session runs and the (entry, check) pairs that must catch it; see
@@ -192,6 +192,19 @@ def _():
     def from_numpy(array):
         return _from_numpy(np.array(array, copy=True, order="K"))
     return [(torch, "from_numpy", from_numpy)]
+
+
+# ---- Python values -------------------------------------------------------------------------------------------------
+_item = torch.Tensor.item  # captured at import, before any fault patches it
+
+
+@fault("item_int_as_float", "Tensor.item() of an integer or bool tensor returns a Python float (equal in value) "
+       "instead of an int or bool", entries=["item"], expected=[("item", "python_type")])
+def _():
+    def item(self):
+        value = _item(self)
+        return float(value) if isinstance(value, (int, bool)) else value
+    return [(_T, "item", item)]
 
 
 # ---- devices, views, view-or-copy -----------------------------------------------------------------------------------
