@@ -49,6 +49,10 @@ CASES = [
     ("dtype", "source.double()", "float64"), ("dtype", "source.clone()", "float32"),
     ("result_type", "source.detach().numpy()", "ndarray"), ("result_type", "source.tolist()", "list"),
     ("result_type", "source.clone()", "tensor"),
+    ("python_type", "source.tolist()", "float"), ("python_type", "source[0, 0].item()", "float"),
+    ("python_type", "source.long().tolist()", "int"), ("python_type", "source.bool()[0, 0].item()", "bool"),
+    ("python_type", "source.cfloat().tolist()", "complex"), ("python_type", "source[:0].tolist()", "none"),
+    ("python_type", "[1, [2.0]]", "float|int"),
 ]
 
 
@@ -183,3 +187,12 @@ def test_memory_details_name_no_addresses():
     assert seen == {"result in the input's storage object (24 bytes on cpu)",
                     "result in memory of its own (24 bytes on cpu); input's: 24 bytes on cpu",
                     "result is a list, not in memory a tensor or array owns"}
+
+
+@pytest.mark.parametrize("cast, want", [("bool", "bool"), ("long", "int"), ("half", "float"), ("cdouble", "complex")])
+def test_python_type_of_dtype_is_the_type_item_returns(cast, want):
+    """`of_dtype` stands for the type of the input's dtype, which is what item() returns."""
+    program = parse_program(program="result = x[0, 0].item()", inputs={"x": f"source.detach().{cast}()"})
+    ex = execute(program, leaf_case(), subject="x")
+    check = REGISTRY["python_type"]
+    assert check.expected_value("of_dtype", ex) == want == check.observe(ex).value
