@@ -2,10 +2,12 @@
 
 A spec writes a condition as a list of terms, all of which must hold; `not NAME` negates one. Some names take an
 argument after a colon: `dtype:float64`, `group:float`, `device:cpu`, `placement:expanded`, `kind:nonleaf`,
-`mode:no_grad`, `bit:conj`, `ndim:1`, `execution:compile.aot_eager` (`compiled`: any torch.compile execution). A term is read against a `strategies.cases.Case` (plain data).
+`mode:no_grad`, `bit:conj`, `ndim:1`, `execution:compile.aot_eager` (`compiled`: any torch.compile execution). A term is read against a `strategies.cases.Case` (plain data);
+one, `numpy2`, against the environment instead (the installed NumPy is 2.0 or later).
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -44,6 +46,13 @@ def flat_viewable(shape, stride) -> bool:
     return all(dims[i][1] == dims[i + 1][1] * dims[i + 1][0] for i in range(len(dims) - 1))
 
 
+@functools.cache
+def numpy_major() -> int:
+    """The installed NumPy's major version, read when a spec first asks (the report tools never do)."""
+    import numpy
+    return int(numpy.__version__.split(".")[0])
+
+
 PREDICATES = {
     "requires_grad": lambda c: c.requires_grad,
     # the tensor at the root of the source's view chain requires grad (views made outside grad mode take their
@@ -64,6 +73,9 @@ PREDICATES = {
     "neg": lambda c: c.bit == "neg",
     "compiled": lambda c: c.execution.startswith("compile."),   # run through torch.compile, whatever the backend
     "transformed": lambda c: c.execution != "eager",   # compiled, functionalized or exported
+    # NumPy 2.0 or later: np.asarray/np.array take `copy` and pass it to an object's __array__ (not the input's
+    # property but the environment's: what NumPy does with a tensor depends on it, whatever the torch release)
+    "numpy2": lambda c: numpy_major() >= 2,
 }
 PARAMETRIC = {
     "dtype": (ALL_DTYPE_NAMES, lambda c, a: c.dtype == a),
