@@ -12,9 +12,9 @@ import numpy as np
 import torch
 
 from copysuite.faults.fault import (
-    _T, _as_tensor, _asarray, _bump_version, _clone, _conj, _contiguous, _copying, _cpu, _data, _deepcopy, _detach,
-    _from_numpy, _is_grad_enabled, _neg_view, _new_tensor, _numpy, _other_dtype, _register_hook, _requires_grad_,
-    _reshape, _ScaledClone, _to, _view, _view_as, _writable_part, _write_context, _zero_, fault,
+    _T, _array, _as_tensor, _asarray, _bump_version, _clone, _conj, _contiguous, _copying, _cpu, _data, _deepcopy,
+    _detach, _double, _from_numpy, _is_grad_enabled, _item, _neg_view, _new_tensor, _numpy, _other_dtype, _register_hook,
+    _requires_grad_, _reshape, _ScaledClone, _to, _view, _view_as, _writable_part, _write_context, _zero_, fault,
 )
 
 
@@ -194,10 +194,16 @@ def _():
     return [(torch, "from_numpy", from_numpy)]
 
 
+@fault("array_protocol_copies", "Tensor.__array__ returns a copy (same layout): np.asarray(t) no longer shares the "
+       "tensor's memory", entries=["numpy.asarray"],
+       expected=[("numpy.asarray", "shares_storage"), ("numpy.asarray", "writes_through")])
+def _():
+    def __array__(self, dtype=None):  # the real signature: NumPy 2's retry without `copy` still happens
+        return _array(self, dtype).copy(order="K")
+    return [(_T, "__array__", __array__)]
+
+
 # ---- Python values -------------------------------------------------------------------------------------------------
-_item = torch.Tensor.item  # captured at import, before any fault patches it
-
-
 @fault("item_int_as_float", "Tensor.item() of an integer or bool tensor returns a Python float (equal in value) "
        "instead of an int or bool", entries=["item"], expected=[("item", "python_type")])
 def _():
@@ -207,11 +213,18 @@ def _():
     return [(_T, "item", item)]
 
 
-# ---- devices, views, view-or-copy -----------------------------------------------------------------------------------
+# ---- devices, dtypes, views, view-or-copy ---------------------------------------------------------------------------
 @fault("cpu_copies", "cpu() on a CPU tensor returns a copy instead of the tensor itself", entries=["cpu", "detach.cpu"],
        expected=[("cpu", "same_object"), ("cpu", "shares_storage"), ("detach.cpu", "shares_storage")])
 def _():
     return [(_T, "cpu", _copying(_cpu))]
+
+
+@fault("double_copies_same_dtype", "double() on a float64 tensor returns a copy instead of the tensor itself",
+       entries=["double:same_dtype", "double"],
+       expected=[("double:same_dtype", "same_object"), ("double:same_dtype", "shares_storage")])
+def _():
+    return [(_T, "double", _copying(_double))]
 
 
 @fault("view_copies", "Tensor.view() returns a copy (in the graph) instead of a view",
