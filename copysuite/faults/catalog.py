@@ -13,8 +13,9 @@ import torch
 
 from copysuite.faults.fault import (
     _T, _array, _as_tensor, _asarray, _bump_version, _clone, _conj, _contiguous, _copying, _cpu, _data, _deepcopy,
-    _detach, _double, _from_numpy, _is_grad_enabled, _item, _neg_view, _new_tensor, _numpy, _other_dtype, _register_hook,
-    _requires_grad_, _reshape, _ScaledClone, _to, _view, _view_as, _writable_part, _write_context, _zero_, fault,
+    _detach, _double, _from_numpy, _is_grad_enabled, _item, _neg_view, _new_tensor, _numpy, _other_dtype,
+    _register_hook, _requires_grad_, _reshape, _ScaledClone, _to, _view, _view_as, _writable_part, _write_context,
+    _zero_, fault,
 )
 
 
