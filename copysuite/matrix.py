@@ -40,10 +40,10 @@ def load_runs(paths):
     by_label = {}
     for doc in sorted(docs, key=lambda d: d["created"]):
         # runs of the same torch build merge, cell by cell, a later one winning (an eager run and a compiled one)
-        merged = by_label.setdefault(run_label(doc), {**doc, "cells": []})
+        merged = by_label.setdefault(run_label(doc), {**doc, "cells": [], "_runs": 0})
         cells = {c["id"]: c for c in merged["cells"]} | {c["id"]: c for c in doc["cells"]}
         by_label[run_label(doc)] = {**merged, **{k: v for k, v in doc.items() if k != "cells"},
-                                    "cells": list(cells.values())}
+                                    "cells": list(cells.values()), "_runs": merged["_runs"] + 1}
     return sorted(by_label.values(), key=lambda d: Version(d["torch"]))
 
 
@@ -115,6 +115,8 @@ def markdown(runs, machine, generated) -> str:
         s = doc.get("session", {})
         whole = (f"{s.get('passed', '?')} / {s.get('failed', '?')} / {s.get('skipped', '?')} / {s.get('xfailed', '?')}"
                  if s else "not recorded")
+        if doc.get("_runs", 1) > 1:   # one session's totals would describe only the last of the merged runs
+            whole = f"{doc['_runs']} runs merged (no one session ran them all)"
         lines.append(f"| {doc['torch']} | {doc['python']} | {doc['numpy']} | "
                      f"{c['passed']} / {c['failed']} / {c['skipped']} | {whole} |")
     notes = device_notes(runs, cols)
