@@ -14,8 +14,8 @@ import torch
 from copysuite.faults.fault import (
     _T, _array, _as_tensor, _asarray, _bump_version, _clone, _conj, _contiguous, _copying, _cpu, _data, _deepcopy,
     _detach, _double, _from_numpy, _is_grad_enabled, _item, _neg_view, _new_tensor, _numpy, _other_dtype,
-    _register_hook, _requires_grad_, _reshape, _ScaledClone, _to, _view, _view_as, _writable_part, _write_context,
-    _zero_, fault,
+    _register_hook, _requires_grad_, _reshape, _retain_grad, _ScaledClone, _to, _view, _view_as, _writable_part,
+    _write_context, _zero_, fault,
 )
 
 
@@ -163,6 +163,15 @@ def _():
 def _():
     def retain_grad(self):
         return None
+    return [(_T, "retain_grad", retain_grad)]
+
+
+@fault("retain_grad_returns_self", "retain_grad() works but returns the tensor instead of None (a chaining API)",
+       entries=["retain_grad:returns"], expected=[("retain_grad:returns", "result_type")])
+def _():
+    def retain_grad(self):
+        _retain_grad(self)
+        return self
     return [(_T, "retain_grad", retain_grad)]
 
 

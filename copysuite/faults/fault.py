@@ -26,6 +26,7 @@ _to = _T.to
 _double = _T.double
 _array = _T.__array__
 _item = _T.item
+_retain_grad = _T.retain_grad
 _new_tensor = _T.new_tensor
 _conj = _T.conj
 _narrow = _T.narrow
