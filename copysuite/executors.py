@@ -104,24 +104,9 @@ class Executor:
             return program.run(namespace)
         # torch.compile is part of the key: a fault patched into it (copysuite/faults) gets functions of its own
         namespace.update(self._defined(program, fullgraph, torch.compile, dtype_class(case.dtype), len(case.shape)))
-        if not self.compiled:
+        with _compile_stats(entry_id, self.name) if self.compiled else contextlib.nullcontext():
             for line in self.call_lines(program):
                 exec(_code(line), namespace)  # noqa: S102 - the printed lines
-            return namespace[programs.RESULT]
-        stats = STATS.setdefault((entry_id, self.name), {"calls": 0, "compiles": 0, "graph_breaks": 0,
-                                                         "compile_seconds": 0.0})
-        graphs, breaks = _graphs_and_breaks()
-        start = time.perf_counter()
-        try:
-            exec(_code(self.call_lines(program)[0]), namespace)  # noqa: S102 - the printed call line
-        finally:
-            seconds = time.perf_counter() - start
-            new_graphs, new_breaks = _graphs_and_breaks()
-            stats["calls"] += 1
-            stats["compiles"] += new_graphs - graphs
-            stats["graph_breaks"] += new_breaks - breaks
-            if new_graphs > graphs:
-                stats["compile_seconds"] += seconds
         return namespace[programs.RESULT]
 
     @functools.lru_cache(maxsize=None)  # noqa: B019 - executors are module constants
@@ -133,6 +118,26 @@ class Executor:
         ns = programs.namespace()
         exec(compile("\n".join(self.define_lines(program, fullgraph)), f"{program.filename} ({self.name})", "exec"), ns)  # noqa: S102
         return {name: ns[name] for name in ("program", "Program") if name in ns}
+
+
+@contextlib.contextmanager
+def _compile_stats(entry_id: str, execution: str):
+    """Count one call of a compiled function in STATS: the graphs it compiled, its graph breaks, and its seconds
+    when it compiled."""
+    stats = STATS.setdefault((entry_id, execution), {"calls": 0, "compiles": 0, "graph_breaks": 0,
+                                                      "compile_seconds": 0.0})
+    graphs, breaks = _graphs_and_breaks()
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        seconds = time.perf_counter() - start
+        new_graphs, new_breaks = _graphs_and_breaks()
+        stats["calls"] += 1
+        stats["compiles"] += new_graphs - graphs
+        stats["graph_breaks"] += new_breaks - breaks
+        if new_graphs > graphs:
+            stats["compile_seconds"] += seconds
 
 
 @contextlib.contextmanager

@@ -52,8 +52,8 @@ def compare(base, cand, same=False) -> dict:
 
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-# where a failure may quote what differs between runs of one torch: object ids and memory addresses in an error
-# message or a check's detail (the suite's own checks word identity and memory without them: storage.relation)
+# left out of --same's comparison: an error's message may quote object ids and addresses (and a check's detail did,
+# before storage.relation worded identity and memory without them); the observed value, kind and expectation stay
 VOLATILE = ("detail", "message")
 
 

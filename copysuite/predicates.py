@@ -11,6 +11,8 @@ import functools
 import math
 from dataclasses import dataclass
 
+from packaging.version import Version
+
 from strategies.space import ALL_DTYPE_NAMES, BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, KINDS, MODES, PLACEMENTS
 
 
@@ -50,7 +52,7 @@ def flat_viewable(shape, stride) -> bool:
 def numpy_major() -> int:
     """The installed NumPy's major version, read when a spec first asks (the report tools never do)."""
     import numpy
-    return int(numpy.__version__.split(".")[0])
+    return Version(numpy.__version__).major
 
 
 PREDICATES = {
@@ -72,7 +74,6 @@ PREDICATES = {
     "conj": lambda c: c.bit == "conj",
     "neg": lambda c: c.bit == "neg",
     "compiled": lambda c: c.execution.startswith("compile."),   # run through torch.compile, whatever the backend
-    "transformed": lambda c: c.execution != "eager",   # compiled, functionalized or exported
     # NumPy 2.0 or later: np.asarray/np.array take `copy` and pass it to an object's __array__ (not the input's
     # property but the environment's: what NumPy does with a tensor depends on it, whatever the torch release)
     "numpy2": lambda c: numpy_major() >= 2,

@@ -19,8 +19,8 @@ from copysuite import expectations
 from copysuite.expectations import ExpectationError
 from copysuite.predicates import Condition
 from copysuite.programs import SOURCE, Program, ProgramError, parse_program
-from strategies.space import (BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, GRAD_KINDS, KINDS, MODES, NAMED_ONLY_EXECUTIONS, PLACEMENTS, feasible,
-                              is_known_selector)
+from strategies.space import (BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, GRAD_KINDS, KINDS, MODES, NAMED_ONLY_EXECUTIONS,
+                              PLACEMENTS, feasible, is_known_selector)
 
 _HERE = Path(__file__).resolve().parent
 # an installed package carries the specs inside it (pyproject.toml); a checkout has them beside the package
@@ -59,7 +59,7 @@ class Applies:
     torch: str             # a version range ("" for every release)
     needs: tuple           # devices that must exist besides the one the source is on
     requires: Condition | None
-    executions: tuple = EXECUTIONS   # how the program may run (eager, compiled by a backend)
+    executions: tuple = tuple(e for e in EXECUTIONS if e not in NAMED_ONLY_EXECUTIONS)   # how the program may run
     executions_stated: bool = False  # the entry or its file names them: checked compiled by default too
 
 

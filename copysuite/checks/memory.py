@@ -7,7 +7,7 @@ import torch
 
 from copysuite import probes, storage
 from copysuite.checks.base import BOOLEAN, Observed, check, one_of
-from strategies.space import DTYPE_GROUPS, KINDS
+from strategies.space import KINDS, dtype_class
 
 NOT_INFERENCE = tuple(k for k in KINDS if k != "inference")
 
@@ -29,13 +29,12 @@ def result_type(ex):
     return Observed("scalar", type(r).__name__)
 
 
-PYTHON_TYPE_OF_GROUP = {"bool": "bool", "integer": "int", "float": "float", "float8": "float", "complex": "complex"}
+PYTHON_TYPE_OF_CLASS = {"bool": "bool", "integer": "int", "float": "float", "float8": "float", "complex": "complex"}
 
 
 def _python_type_of(dtype) -> str:
     """The Python number type a tensor of `dtype` converts its elements to (Tensor.item: "a standard Python number")."""
-    name = str(dtype).replace("torch.", "")
-    return next(py for group, py in PYTHON_TYPE_OF_GROUP.items() if name in DTYPE_GROUPS[group])
+    return PYTHON_TYPE_OF_CLASS[dtype_class(str(dtype).replace("torch.", ""))]
 
 
 def _python_types(r) -> str:
