@@ -4,6 +4,7 @@ The generic form of every claim is also a spec entry (docs/seed-claims.md); this
 numbers honest.
 """
 import operator
+import re
 import warnings
 
 import pytest
@@ -24,7 +25,7 @@ CHANGES = {  # the article's in-place metadata changes on a 2 x 3 tensor, as cod
     "set_": ("d.set_(torch.ones(6))", (6,)),
     "transpose_": ("d.transpose_(0, 1)", (3, 2)),
 }
-RESIZE_REFUSAL = "RuntimeError: cannot resize variables that require grad"
+RESIZE_REFUSAL = "RuntimeError: cannot resize variables that require grad"  # matched by its words, not its whole text
 IN_PLACE = {"add_": ("x.add_(1)", [2.0, 2.0]), "iadd": ("operator.iadd(x, 1)", [2.0, 2.0]),
             "imul": ("operator.imul(x, 3)", [3.0, 3.0])}
 
@@ -85,7 +86,7 @@ class TestArticle002:
         y = x.view(4)
         x += 1
         close(y, x.reshape(4))
-        assert y is not x and id(y) != id(x)  # a new tensor object over the same data
+        assert y is not x  # a new tensor object over the same data
         x = torch.rand(2, 2)
         x_cp = x.clone().view(4)
         before = x_cp.clone()
@@ -121,7 +122,8 @@ class TestArticle002:
                 eval(call, {"torch": torch, "d": d})
                 observed = f"allowed, d.shape {tuple(d.shape)}"
             except RuntimeError as e:
-                observed = f"RuntimeError: {e}"
+                refused = re.search("cannot resize variables that require grad", str(e))
+                observed = RESIZE_REFUSAL if refused else f"RuntimeError: {e}"
         warned = [str(w.message) for w in caught]
         assert observed == expected and not warned, (
             f"`{program}`: expected {expected} and no warning; observed {observed}, warnings {warned}")
