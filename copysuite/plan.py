@@ -22,7 +22,7 @@ class Cell:
     entry: Entry
     check: object          # copysuite.checks.Check
     key: str               # the expectation's key: "shares_storage" or "shares_storage[b]"
-    subject: str           # the input the check judges
+    subject: str           # the input the check judges (or a variable of the program)
     device: str
     execution: str = "eager"
 
@@ -85,7 +85,8 @@ def default_executions(entry) -> tuple:
 def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=(), executions=()) -> list[Cell]:
     """Every cell of `entries` in the given executions (none given: each entry's default_executions), narrowed to
     the given entry ids, check names (or keys) and devices, if any. Checks that read or write values are not planned
-    on meta tensors, which have none, and checks that only eager can answer (`Check.eager_only`) are not planned
+    on meta tensors, which have none; checks that only eager can answer (`Check.eager_only`), and checks of a
+    program's own variable (a compiled or transformed function keeps its variables to itself), are not planned
     compiled."""
     known_keys = {key for e in entries for key in e.expect}
     for what, given, known in (("spec entry", entry_ids, {e.id for e in entries}),
@@ -108,7 +109,7 @@ def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=(), exe
                 if (devices and device not in devices) or (device == "meta" and check.needs_data):
                     continue
                 for execution in wanted:
-                    if not (check.eager_only and execution != "eager"):
+                    if execution == "eager" or not (check.eager_only or subject in entry.program.variables):
                         cells.append(Cell(entry, check, key, subject, device, execution))
     if not cells:
         raise SelectionError("the selection matches no cell (an entry checked on other devices, or without "

@@ -57,6 +57,14 @@ class Program:
     def input_names(self) -> tuple:
         return (SOURCE,) + tuple(name for name, _ in self.inputs)
 
+    @property
+    def variables(self) -> tuple:
+        """The names the program itself assigns, besides `result` and the inputs (sorted)."""
+        stored = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        local = {n.id for c in ast.walk(self.tree) if isinstance(c, ast.comprehension) for n in ast.walk(c.target)
+                 if isinstance(n, ast.Name)}  # a comprehension's own names do not outlive it
+        return tuple(sorted(stored - local - {RESULT} - set(self.input_names)))
+
     def input_lines(self) -> list[str]:
         return input_text(self.inputs).splitlines()
 

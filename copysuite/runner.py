@@ -24,7 +24,8 @@ from strategies.cases import MODE_MANAGER
 @dataclass
 class Execution:
     namespace: dict             # the inputs, the modules, and the program's variables after the call
-    subject: object             # the input the check judges, as it was bound before the call
+    subject: object             # the input the check judges, as it was bound before the call (a variable of the
+                                # program: as the program left it)
     result: object
     error: tuple | None         # (exception type name, message) raised by the call
     warnings: list              # [(category name, message)] emitted by the call
@@ -48,9 +49,11 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> Execut
     how = dict(entry_id=entry.id, fullgraph=not entry.graph_breaks) if entry else {}
     ns = {**programs.namespace(), **case.build()}
     program.bind(ns)
-    judged = ns[subject]
-    before = probes.snapshot(judged)
-    before_values = storage.host_copy(judged) if judged.device.type != "meta" else None
+    judged, before, before_values = None, {}, None  # a variable of the program is judged as the program left it
+    if subject in program.input_names:
+        judged = ns[subject]
+        before = probes.snapshot(judged)
+        before_values = storage.host_copy(judged) if judged.device.type != "meta" else None
     manager = MODE_MANAGER[case.mode]
     result, error, raised = None, None, None
     with warnings.catch_warnings(record=True) as caught:
@@ -64,6 +67,8 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> Execut
         except Exception as exc:  # the spec says whether an error is expected; anything else is reported
             error, raised = (type(exc).__name__, str(exc)), exc
     seen = [(w.category.__name__, str(w.message)) for w in caught]
+    if subject not in program.input_names:
+        judged = ns.get(subject)
     return Execution(ns, judged, result, error, seen, before, before_values, raised)
 
 

@@ -227,12 +227,17 @@ def _applies(a, file, eid, stated=False) -> Applies:
 
 def _check_key(key, node, program, checks, file, eid):
     name, subject = split_key(key)
-    if subject not in program.input_names:
-        raise SpecError(file, eid, f"expect.{key}", f"no input named {subject!r} (inputs: "
-                        f"{', '.join(program.input_names)})")
+    if subject not in program.input_names + program.variables:
+        raise SpecError(file, eid, f"expect.{key}", f"no input or program variable named {subject!r} (inputs: "
+                        f"{', '.join(program.input_names)}; variables: {', '.join(program.variables) or 'none'})")
     if checks is None:
         return
     check = checks[name]
+    if subject in program.variables and not check.judges_variables:
+        able = ", ".join(sorted(n for n, c in checks.items() if c.judges_variables))
+        raise SpecError(file, eid, f"expect.{key}", f"{name} judges an input as it was before the program, and "
+                        f"{subject!r} is a variable of the program (checks that judge a variable as the program "
+                        f"left it: {able})")
     if check.about_call and "[" in key:
         raise SpecError(file, eid, f"expect.{key}", f"{name} is about the call, not about one input")
     if set(check.kinds) <= set(GRAD_KINDS) and dict(program.inputs).get(subject, SOURCE).strip() != SOURCE:

@@ -3,7 +3,7 @@
 call: raises, warns. memory: result_type, same_object, shares_storage, writes_through, shares_version_counter,
 source_untouched, version_bumped, values_equal. autograd: autograd_view, backward_sees_write, requires_grad, is_leaf, grad_fn,
 retains_grad, grad_to_source, grad_accumulates. attributes: dtype, shape, device, layout, strides, is_conj, is_neg,
-is_pinned.
+is_pinned, storage_nbytes.
 """
 from copysuite.checks import attributes, autograd, call, memory  # noqa: F401 - each registers its checks
 from copysuite.checks.base import REGISTRY, Check, Observed

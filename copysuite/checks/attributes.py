@@ -1,10 +1,12 @@
-"""Checks that read one attribute of the result: dtype, shape, device, layout, strides, lazy bits, pinned memory.
-Each also understands `same` (the input's own value); strides understand `contiguous` and `channels_last`."""
+"""Checks that read one attribute of the result: dtype, shape, device, layout, strides, lazy bits, pinned memory,
+the size of its whole storage. Each also understands `same` (the judged input's own value, or a program
+variable's); strides understand `contiguous` and `channels_last`."""
 from __future__ import annotations
 
 import numpy as np
 
 from copysuite.checks.base import BOOLEAN, REGISTRY, Check, Observed, symbols_only, text
+from copysuite.storage import untyped_storage
 from strategies.cases import contiguous_strides
 
 
@@ -45,6 +47,8 @@ ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, do
     ("is_conj", lambda r: bool(r.is_conj()), BOOLEAN, "The result carries the lazy conjugate bit."),
     ("is_neg", lambda r: bool(r.is_neg()), BOOLEAN, "The result carries the lazy negative bit."),
     ("is_pinned", lambda r: bool(r.is_pinned()), BOOLEAN, "The result lives in page-locked (pinned) host memory."),
+    ("storage_nbytes", lambda r: untyped_storage(r).nbytes(), symbols_only,
+     "The size in bytes of the whole storage the result lives in (a view's is its base's, not its own elements')."),
 )
 
 
@@ -54,4 +58,5 @@ def _reader(get):
 
 for _name, _get, _accepts, _doc in ATTRIBUTES:
     _symbols = {"same": (lambda ex, _get=_get: _get(ex.subject)), **(STRIDE_SYMBOLS if _name == "strides" else {})}
-    REGISTRY[_name] = Check(name=_name, doc=_doc, observe=_reader(_get), accepts=_accepts, symbols=_symbols)
+    REGISTRY[_name] = Check(name=_name, doc=_doc, observe=_reader(_get), accepts=_accepts, symbols=_symbols,
+                            judges_variables=True)

@@ -34,6 +34,7 @@ class Check:
     judges_failing_calls: bool = False      # also judged on inputs where the spec expects the call to raise
     disturbs: bool = False                  # writes into the result or runs backward: the execution is spent after it
     eager_only: str | None = None           # why only eager can answer it (evidence): not planned compiled
+    judges_variables: bool = False          # can judge a variable the program assigns, as the program left it
 
     def literal_problem(self, value) -> str | None:
         if isinstance(value, str) and value in self.symbols:

@@ -60,7 +60,7 @@ def python_type(ex):
     return Observed(_python_types(ex.result))
 
 
-@check("same_object", accepts=BOOLEAN)
+@check("same_object", accepts=BOOLEAN, judges_variables=True)
 def same_object(ex):
     """The result is the input object itself (`result is source`)."""
     same = ex.result is ex.subject
@@ -68,13 +68,13 @@ def same_object(ex):
                     f"result is another {type(ex.result).__name__} object; {storage.relation(ex.subject, ex.result)}")
 
 
-@check("shares_storage", accepts=BOOLEAN)
+@check("shares_storage", accepts=BOOLEAN, judges_variables=True)
 def shares_storage(ex):
     """The result lives in the input's storage (same storage object, or overlapping memory)."""
     return Observed(storage.shares_storage(ex.subject, ex.result), storage.relation(ex.subject, ex.result))
 
 
-@check("writes_through", accepts=BOOLEAN, needs_data=True, disturbs=True)
+@check("writes_through", accepts=BOOLEAN, needs_data=True, disturbs=True, judges_variables=True)
 def writes_through(ex):
     """Overwriting the result in place changes the input's values (compared just before and after that write, so
     a program that itself writes its inputs is judged by the result's write alone)."""
@@ -86,7 +86,8 @@ def writes_through(ex):
     return Observed(changed, f"wrote {how}; input {'changed' if changed else 'unchanged'}")
 
 
-@check("shares_version_counter", accepts=BOOLEAN, kinds=NOT_INFERENCE, needs_data=True, disturbs=True)
+@check("shares_version_counter", accepts=BOOLEAN, kinds=NOT_INFERENCE, needs_data=True, disturbs=True,
+       judges_variables=True)
 def shares_version_counter(ex):
     """An in-place write to the result bumps the input's version counter (`_version`)."""
     v0 = ex.subject._version

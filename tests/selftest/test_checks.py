@@ -53,6 +53,7 @@ CASES = [
     ("python_type", "source.long().tolist()", "int"), ("python_type", "source.bool()[0, 0].item()", "bool"),
     ("python_type", "source.cfloat().tolist()", "complex"), ("python_type", "source[:0].tolist()", "none"),
     ("python_type", "[1, [2.0]]", "float|int"),
+    ("storage_nbytes", "source.detach()[1:, 1:]", 24), ("storage_nbytes", "source[1:, 1:].clone()", 8),
 ]
 
 
@@ -87,6 +88,18 @@ def test_a_check_judges_the_input_its_key_names():
     assert not REGISTRY["same_object"].observe(ex).value
     ex = execute(parse_program(call="b", inputs={"a": "source", "b": "source"}), leaf_case(), subject="a")
     assert REGISTRY["same_object"].observe(ex).value, "aliased inputs are one object"
+
+
+def test_a_check_of_a_program_variable_judges_it_as_the_program_left_it():
+    program = parse_program(program="pair = [source.detach(), source.detach()[1:]]\nfirst = pair[0]\n"
+                                     "copied = copy.deepcopy(pair)\nkept = copied[0]\nresult = copied[1]")
+    ex = execute(program, leaf_case(), subject="kept")
+    assert ex.subject is ex.namespace["copied"][0] and ex.before == {}
+    assert REGISTRY["shares_storage"].observe(ex).value, "deepcopy keeps the sharing within the structure"
+    ex = execute(program, leaf_case(), subject="first")
+    assert not REGISTRY["shares_storage"].observe(ex).value, "...and the copy shares nothing with the original"
+    assert REGISTRY["storage_nbytes"].expected_value("same", ex) == 24 == REGISTRY["storage_nbytes"].observe(ex).value
+    assert program.variables == ("copied", "first", "kept", "pair")
 
 
 def test_same_stands_for_the_inputs_own_value():

@@ -5,6 +5,7 @@ import pytest
 
 from copysuite import bind
 from copysuite.checks import REGISTRY
+from copysuite.plan import plan_cells
 from copysuite.run import main as copysuite_run
 from strategies.space import EXECUTIONS
 from copysuite.specs import SPEC_DIR, SPEC_SCHEMA, SpecError, load_specs
@@ -87,7 +88,10 @@ MALFORMED = {
     "input_shadows_a_module": (program("result = torch", "    inputs: {torch: source}\n"), "op", "inputs.torch",
                                "cannot name an input"),
     "check_of_unknown_input": (GOOD.replace("{shares_storage: false}", "{'shares_storage[b]': false}"), "op",
-                               "expect.shares_storage[b]", "no input named 'b'"),
+                               "expect.shares_storage[b]", "no input or program variable named 'b'"),
+    "before_check_of_a_variable": (program("copied = source.clone()\nresult = copied").replace(
+        "{shares_storage: false}", "{'source_untouched[copied]': true}"), "op", "expect.source_untouched[copied]",
+        "'copied' is a variable of the program"),
     "raises_of_an_input": (program("result = a", "    inputs: {a: source}\n").replace(
         "{shares_storage: false}", "{'raises[a]': null}"), "op", "expect.raises[a]", "about the call"),
 }
@@ -122,6 +126,16 @@ def test_a_program_with_two_aliased_inputs_loads(tmp_path):
     (entry,) = load(tmp_path).entries
     assert entry.program.input_lines() == ["a = source", "b = source"]
     assert entry.program.lines() == ["a.add_(1)", "result = b.view(-1)"]
+
+
+def test_a_check_of_a_program_variable_is_planned_eagerly_only(tmp_path):
+    """A compiled function keeps its variables to itself: `shares_storage[pair]` has an eager cell only, while the
+    result's checks are also compiled."""
+    (tmp_path / "ok.yaml").write_text(program("first = source.detach()\nresult = first[1:]").replace(
+        "{shares_storage: false}", "{'shares_storage[first]': true, shares_storage: true}"))
+    cells = plan_cells(load(tmp_path).entries, REGISTRY, executions=("eager", "compile.aot_eager"))
+    assert sorted((c.key, c.execution) for c in cells if c.device == "cpu") == [
+        ("shares_storage", "compile.aot_eager"), ("shares_storage", "eager"), ("shares_storage[first]", "eager")]
 
 
 def test_duplicate_ids_across_files(tmp_path):
