@@ -7,6 +7,7 @@ ones it understands (`symbols`, e.g. `same`), and how an expected value is compa
 from __future__ import annotations
 
 import builtins
+import importlib
 import operator
 import re
 from dataclasses import dataclass, field
@@ -81,14 +82,27 @@ def symbols_only(value):
     return f"takes only a symbolic value here, got {value!r}"
 
 
+# Modules whose own exception classes a spec may name as `module.Class` (torch.load refuses what its weights-only
+# unpickler does not allow with pickle.UnpicklingError, not a builtin); compared by the class's name.
+ERROR_MODULES = ("pickle",)
+
+
+def error_class(name: str):
+    """The exception class a spec names: a builtin (`RuntimeError`), or `module.Class` of ERROR_MODULES."""
+    module, _, attr = name.rpartition(".")
+    if not module:
+        return getattr(builtins, name, None)
+    return getattr(importlib.import_module(module), attr, None) if module in ERROR_MODULES else None
+
+
 def error_spec(base):
-    """null, or {type: a builtin subclass of base, match: a regular expression}."""
+    """null, or {type: a builtin subclass of base (or `pickle.UnpicklingError`), match: a regular expression}."""
     def accepts(value):
         if value is None:
             return None
         if not (isinstance(value, dict) and "type" in value):
             return f"expects null or {{type, match}}, got {value!r}"
-        cls = getattr(builtins, value["type"], None)
+        cls = error_class(value["type"])
         if not (isinstance(cls, type) and issubclass(cls, base)):
             return f"unknown {base.__name__} type {value['type']!r}"
         try:
@@ -101,7 +115,8 @@ def error_spec(base):
 
 # ---- how an expectation is compared -------------------------------------------------------------------------------
 def error_matches(expected, observed) -> bool:
-    """`observed` is None or (type name, message); for warnings a list of those, one of which must match."""
+    """`observed` is None or (type name, message); for warnings a list of those, one of which must match. A
+    `module.Class` type matches by the class's name (an observation records `type(exc).__name__`)."""
     if isinstance(observed, list):
         if expected is None:
             return not observed
@@ -109,4 +124,4 @@ def error_matches(expected, observed) -> bool:
     if expected is None or observed is None:
         return expected is None and observed is None
     type_name, message = observed
-    return type_name == expected["type"] and re.search(expected.get("match", ""), message, re.S) is not None
+    return type_name == expected["type"].rpartition(".")[2] and re.search(expected.get("match", ""), message, re.S) is not None

@@ -136,6 +136,11 @@ def test_error_matching():
     assert not error_matches(want, ("TypeError", "requires grad"))
     assert not error_matches(want, None) and error_matches(None, None)
     assert error_matches(None, []) and not error_matches(None, [("UserWarning", "x")])
+    refused = {"type": "pickle.UnpicklingError", "match": "Weights only load failed"}
+    assert error_matches(refused, ("UnpicklingError", "Weights only load failed. ..."))
+    assert REGISTRY["raises"].literal_problem(refused) is None
+    assert "unknown" in REGISTRY["raises"].literal_problem({"type": "os.error"})
+    assert "unknown" in REGISTRY["raises"].literal_problem({"type": "pickle.dumps"})
 
 
 def test_grad_to_source_reaches_means_ones_or_partial():
