@@ -326,6 +326,7 @@ def _():
     return [(torch, "asarray", asarray)]
 
 
+import copysuite.faults.serialization_faults  # noqa: E402, F401 - torch.save/torch.load and deepcopy of structures
 import copysuite.faults.form_faults  # noqa: E402, F401 - the call forms of specs/forms.yaml
 
 # the faults of torch.compile, registered after these where it can run (not on 1.13.1, nor on 2.0 under Python 3.11,
