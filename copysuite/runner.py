@@ -56,6 +56,7 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> Execut
         before_values = storage.host_copy(judged) if judged.device.type != "meta" else None
     manager = MODE_MANAGER[case.mode]
     result, error, raised = None, None, None
+    storage.rearm_once_per_process_warnings()   # each call warns as a fresh process's first call would
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

@@ -21,6 +21,12 @@ _numpy = torch.Tensor.numpy
 _tolist = torch.Tensor.tolist
 _untyped_storage = getattr(torch.Tensor, "untyped_storage", None)
 _storage = torch.Tensor.storage
+_is_set_to = torch.Tensor.is_set_to
+_storage_offset = torch.Tensor.storage_offset
+STORAGE_TYPES = tuple(getattr(torch, name) for name in ("UntypedStorage", "TypedStorage") if hasattr(torch, name))
+# TypedStorage's deprecation warning is emitted once per process (torch/storage.py, PR 97379; 2.0.1: PR 98777);
+# torch >= 2.0 can re-arm it, releases before 2.0 do not warn at all
+_reset_typed_storage_warning = getattr(torch.storage, "_reset_warn_typed_storage_removal", lambda: None)
 
 
 def untyped_storage(t: torch.Tensor):
@@ -29,6 +35,22 @@ def untyped_storage(t: torch.Tensor):
         return _untyped_storage(t)
     typed = _storage(t)  # torch < 2.0: a TypedStorage wrapping the untyped one
     return getattr(typed, "_storage", typed)
+
+
+def rearm_once_per_process_warnings() -> None:
+    """Make torch's once-per-process warnings (TypedStorage's deprecation) fire again, so that every call is observed
+    as the first call of a fresh process would be (as `warnings.simplefilter("always")` does for Python's registry)."""
+    _reset_typed_storage_warning()
+
+
+def untyped_of_storage(s):
+    """The untyped storage behind a storage object: itself, or the one a TypedStorage wraps (`_untyped_storage`
+    from 2.0, `_storage` before)."""
+    for name in ("_untyped_storage", "_storage"):
+        inner = getattr(s, name, None)
+        if inner is not None:
+            return inner
+    return s
 
 
 def _tensor_behind(arr: np.ndarray):
@@ -40,7 +62,12 @@ def _tensor_behind(arr: np.ndarray):
 
 
 def memory_of(obj):
-    """(device, storage identity or None, first byte, past-the-end byte) of a tensor or ndarray; None otherwise."""
+    """(device, storage identity or None, first byte, past-the-end byte) of a tensor, an ndarray or a storage object
+    (a tensor's: its whole storage's); None otherwise."""
+    if isinstance(obj, STORAGE_TYPES):
+        s = untyped_of_storage(obj)
+        ptr = s.data_ptr()
+        return (str(s.device), s._cdata, ptr, ptr + s.nbytes())
     if isinstance(obj, np.ndarray):
         behind = _tensor_behind(obj)
         if behind is not None:
@@ -72,6 +99,25 @@ def shares_storage(a, b) -> bool:
         return False
     (_, _, a_lo, a_hi), (_, _, b_lo, b_hi) = ma, mb
     return a_lo < a_hi and b_lo < b_hi and a_lo < b_hi and b_lo < a_hi
+
+
+def same_storage(a, b) -> bool:
+    """Whether `a` and `b` (tensors, ndarrays or storage objects) are backed by exactly the same storage: the same
+    storage object, or (off meta, which has no memory) the same non-empty byte range on the same device."""
+    ma, mb = memory_of(a), memory_of(b)
+    if ma is None or mb is None or ma[0] != mb[0]:
+        return False
+    if ma[1] is not None and ma[1] == mb[1]:
+        return True
+    return ma[0] != "meta" and ma[2] < ma[3] and ma[2:] == mb[2:]
+
+
+def set_to(a, b) -> tuple[bool, str]:
+    """`a.is_set_to(b)` (torch's own answer: same storage, offset, sizes and strides), and the two geometries."""
+    def geometry(t):
+        return f"offset {_storage_offset(t)}, shape {tuple(t.shape)}, strides {tuple(t.stride())}"
+    same = "the same storage object" if memory_of(a)[1] == memory_of(b)[1] else "another storage object"
+    return bool(_is_set_to(a, b)), f"{same}; result: {geometry(a)}; input: {geometry(b)}"
 
 
 def relation(a, b) -> str:

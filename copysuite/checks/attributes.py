@@ -1,6 +1,6 @@
 """Checks that read one attribute of the result: dtype, shape, device, layout, strides, lazy bits, pinned memory,
-the size of its whole storage. Each also understands `same` (the judged input's own value, or a program
-variable's); strides understand `contiguous` and `channels_last`."""
+the size of its whole storage, inference-ness, shared memory. Each also understands `same` (the judged input's own
+value, or a program variable's); strides understand `contiguous` and `channels_last`."""
 from __future__ import annotations
 
 import numpy as np
@@ -49,6 +49,9 @@ ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, do
     ("is_pinned", lambda r: bool(r.is_pinned()), BOOLEAN, "The result lives in page-locked (pinned) host memory."),
     ("storage_nbytes", lambda r: untyped_storage(r).nbytes(), symbols_only,
      "The size in bytes of the whole storage the result lives in (a view's is its base's, not its own elements')."),
+    ("is_inference", lambda r: bool(r.is_inference()), BOOLEAN,
+     "The result is an inference tensor (made in inference mode, or a view of one)."),
+    ("is_shared", lambda r: bool(r.is_shared()), BOOLEAN, "The result's storage is in shared memory (always, on CUDA)."),
 )
 
 

@@ -30,7 +30,8 @@ class Check:
     agrees: Callable = operator.eq          # (expected, observed value) -> bool
     symbols: dict = field(default_factory=dict)   # symbolic spec value -> (Execution -> the value it stands for)
     kinds: tuple = KINDS                    # source kinds the check can judge
-    needs_data: bool = False                # meaningless on meta tensors (no memory to read or write)
+    needs_data: bool = False                # meaningless on meta tensors (no memory to read or write), or
+                                            # torch cannot answer it there (is_set_to has no Meta kernel)
     about_call: bool = False                # judges the call (raises, warns), not the result against one input
     judges_failing_calls: bool = False      # also judged on inputs where the spec expects the call to raise
     disturbs: bool = False                  # writes into the result or runs backward: the execution is spent after it

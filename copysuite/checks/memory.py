@@ -12,10 +12,12 @@ from strategies.space import KINDS, dtype_class
 NOT_INFERENCE = tuple(k for k in KINDS if k != "inference")
 
 
-@check("result_type", accepts=one_of("tensor", "parameter", "ndarray", "list", "scalar", "none"))
+@check("result_type", accepts=one_of("tensor", "parameter", "ndarray", "list", "scalar", "storage", "none"))
 def result_type(ex):
-    """What kind of object the op returns."""
+    """What kind of object the op returns (`storage`: a torch.UntypedStorage or a TypedStorage)."""
     r = ex.result
+    if isinstance(r, storage.STORAGE_TYPES):
+        return Observed("storage", type(r).__name__)
     if isinstance(r, torch.nn.Parameter):
         return Observed("parameter")
     if isinstance(r, torch.Tensor):
@@ -72,6 +74,20 @@ def same_object(ex):
 def shares_storage(ex):
     """The result lives in the input's storage (same storage object, or overlapping memory)."""
     return Observed(storage.shares_storage(ex.subject, ex.result), storage.relation(ex.subject, ex.result))
+
+
+@check("same_storage", accepts=BOOLEAN)
+def same_storage(ex):
+    """The result is backed by exactly the input's whole storage: the same storage object, or the same bytes from
+    its first to its last (a storage result is judged as itself, a tensor or array as the storage it lives in)."""
+    return Observed(storage.same_storage(ex.subject, ex.result), storage.relation(ex.subject, ex.result))
+
+
+@check("is_set_to", accepts=BOOLEAN, needs_data=True)   # needs_data: no Meta kernel (NotImplementedError, 1.13-2.14)
+def is_set_to(ex):
+    """`result.is_set_to(input)`: torch says the result points to exactly the input's memory (the same storage, storage
+    offset, sizes and strides). Not judged on meta, where torch has no kernel for it."""
+    return Observed(*storage.set_to(ex.result, ex.subject))
 
 
 @check("writes_through", accepts=BOOLEAN, needs_data=True, disturbs=True, judges_variables=True)

@@ -54,12 +54,26 @@ CASES = [
     ("python_type", "source.cfloat().tolist()", "complex"), ("python_type", "source[:0].tolist()", "none"),
     ("python_type", "[1, [2.0]]", "float|int"),
     ("storage_nbytes", "source.detach()[1:, 1:]", 24), ("storage_nbytes", "source[1:, 1:].clone()", 8),
+    ("result_type", "source.detach()[1:].storage()", "storage"),
+    ("same_storage", "source.detach()[1:]", True), ("same_storage", "source.detach()[1:].storage()", True),
+    ("same_storage", "source.detach().clone()", False),
+    ("same_storage", "torch.empty(1).set_(source.detach().storage(), 0, (1,), (1,))", True),
+    ("is_set_to", "source.detach().view_as(source)", True), ("is_set_to", "source.detach()[1:]", False),
+    ("is_set_to", "source.detach().clone()", False),
+    ("is_inference", "source.clone()", False), ("is_shared", "source.detach().clone().share_memory_()", True),
 ]
 
 
 @pytest.mark.parametrize("name, call, want", CASES)
 def test_check_observes(name, call, want):
     assert observe(name, call) == want
+
+
+def test_is_inference_of_a_view_of_an_inference_tensor():
+    case = Case(dtype="float32", shape=(2,), placement="contiguous", kind="inference", mode="enabled", device="cpu",
+                base_numel=2, stride=(1,), offset=0, values=(1.0, 2.0))
+    assert observe("is_inference", "source.view_as(source)", case) is True
+    assert observe("is_inference", "source.clone()", case) is False
 
 
 def test_retains_grad_after_retain_grad_on_a_non_leaf():
