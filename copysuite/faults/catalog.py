@@ -333,3 +333,6 @@ import copysuite.faults.form_faults  # noqa: E402, F401 - the call forms of spec
 # where their cells are skipped and nothing could catch them)
 if EXECUTORS["compile.eager"].skip_reason() is None:
     import copysuite.faults.compile_faults  # noqa: E402, F401
+
+# storage-level aliasing and inference mode (specs/storage.yaml, specs/inference.yaml)
+import copysuite.faults.storage_faults  # noqa: E402, F401
