@@ -16,7 +16,10 @@ _reshape = _T.reshape
        "itself when it already has that dtype: copy=True is honoured only by the bare to(copy=True)",
        entries=["to:float64_copy", "to:device_dtype_copy"],
        expected=[("to:float64_copy", "same_object"), ("to:float64_copy", "shares_storage"),
-                 ("to:device_dtype_copy", "same_object"), ("to:device_dtype_copy", "shares_storage")])
+                 ("to:device_dtype_copy", "same_object"), ("to:device_dtype_copy", "shares_storage")],
+       harness_contact=("strategies/cases.py:build",),
+       contact_note="Case.build runs the printed input code, `flat = torch.tensor([...]).to(dtype)`, to make the "
+                    "input: it passes no copy=True, so the patched to() calls the original unchanged")
 def _():
     def to(self, *args, **kwargs):
         if args and kwargs.get("copy"):
