@@ -17,7 +17,12 @@ _no_grad = torch.no_grad
 
 def snapshot(t) -> dict:
     """What an op may change on a tensor: values, requires_grad, is_leaf, retains_grad, grad, version, bits,
-    shape, strides, dtype (values and grad as exact bytes)."""
+    shape, strides, dtype (values and grad as exact bytes). Of a sparse or nested tensor, which has no strides nor
+    one storage to read, only its layout, dtype, requires_grad and is_leaf (what `same_object` and the attribute
+    checks need; the memory checks cannot judge it)."""
+    if not storage.has_storage(t):
+        return {"layout": str(t.layout), "dtype": str(t.dtype), "requires_grad": t.requires_grad,
+                "is_leaf": t.is_leaf}
     grad = t.grad if (t.is_leaf or t.retains_grad) else None  # .grad of a non-leaf warns and is None anyway
     snap = {"requires_grad": t.requires_grad, "is_leaf": t.is_leaf, "retains_grad": t.retains_grad,
             "grad": None if grad is None else storage.value_bytes(grad) if t.device.type != "meta" else "meta",

@@ -21,8 +21,9 @@ from types import CodeType
 MODULES = {"torch": "torch", "np": "numpy", "copy": "copy", "pickle": "pickle", "io": "io"}
 BUILTINS = ("tuple", "list", "dict", "range", "reversed", "len", "slice", "float", "int", "bool", "complex",
             "isinstance", "id")
-# Attributes starting with "_" are refused (torch internals change between releases), except these.
-PRIVATE_ATTRIBUTES = ("_base", "_version")
+# Attributes starting with "_" are refused (torch internals change between releases), except these (`__future__`:
+# torch.__future__, a documented module of switches, https://docs.pytorch.org/docs/stable/future_mod.html).
+PRIVATE_ATTRIBUTES = ("_base", "_version", "__future__")
 NODES = (
     ast.Module, ast.Expression, ast.Expr, ast.Assign, ast.AugAssign, ast.With, ast.withitem, ast.Name, ast.Load,
     ast.Store, ast.Constant, ast.Attribute, ast.Call, ast.keyword, ast.Starred, ast.Subscript, ast.Slice, ast.Tuple,

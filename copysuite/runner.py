@@ -6,6 +6,7 @@ raises a ConformanceFailure (data, with the reproduction that ran) when they dis
 """
 from __future__ import annotations
 
+import contextlib
 import platform
 import sys
 import traceback
@@ -30,7 +31,7 @@ class Execution:
     error: tuple | None         # (exception type name, message) raised by the call
     warnings: list              # [(category name, message)] emitted by the call
     before: dict                # the judged input's snapshot before the call (copysuite.probes.snapshot)
-    before_values: object       # a CPU copy of its values before the call (None on meta)
+    before_values: object       # a CPU copy of its values before the call (None on meta, sparse or nested)
     raised: BaseException | None = None   # the exception itself (copysuite.checks.call reads its class and cause)
 
     def __repr__(self) -> str:  # short: pytest prints the arguments of the frames of a failure (no tensor reprs)
@@ -40,6 +41,23 @@ class Execution:
 def versions_line() -> str:
     return (f"torch {torch.__version__}, numpy {np.__version__}, python {platform.python_version()} "
             f"({sys.platform})")
+
+
+# torch.__future__'s global switches (how nn.Module converts and loads its parameters): a program may set one, and
+# must reset it at its end, but a program that fails midway never reaches that line; each is restored after every
+# program, so that no program changes how a later one runs
+FUTURE_SWITCHES = tuple(name[4:] for name in dir(torch.__future__) if name.startswith("get_"))
+
+
+@contextlib.contextmanager
+def future_switches_restored():
+    """The block may flip torch.__future__'s switches; they are as before once it ends, however it ends."""
+    saved = {name: getattr(torch.__future__, "get_" + name)() for name in FUTURE_SWITCHES}
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            getattr(torch.__future__, "set_" + name)(value)
 
 
 def execute(program, case, subject: str = programs.SOURCE, entry=None) -> Execution:
@@ -53,11 +71,12 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> Execut
     if subject in program.input_names:
         judged = ns[subject]
         before = probes.snapshot(judged)
-        before_values = storage.host_copy(judged) if judged.device.type != "meta" else None
+        if judged.device.type != "meta" and storage.has_storage(judged):
+            before_values = storage.host_copy(judged)
     manager = MODE_MANAGER[case.mode]
     result, error, raised = None, None, None
     storage.rearm_once_per_process_warnings()   # each call warns as a fresh process's first call would
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, future_switches_restored():
         warnings.simplefilter("always")
         try:
             if manager is None:

@@ -61,9 +61,22 @@ def _tensor_behind(arr: np.ndarray):
     return seen if isinstance(seen, torch.Tensor) else None
 
 
+def has_storage(t: torch.Tensor) -> bool:
+    """A tensor with strides over one storage: not sparse, not nested (what the memory checks can read)."""
+    return t.layout == torch.strided and not getattr(t, "is_nested", False)
+
+
+def _kind(t: torch.Tensor) -> str:
+    return "nested" if getattr(t, "is_nested", False) else str(t.layout).replace("torch.", "")
+
+
 def memory_of(obj):
     """(device, storage identity or None, first byte, past-the-end byte) of a tensor, an ndarray or a storage object
-    (a tensor's: its whole storage's); None otherwise."""
+    (a tensor's: its whole storage's); None otherwise. A sparse or nested tensor has no single storage to compare:
+    asking is an error, not an answer."""
+    if isinstance(obj, torch.Tensor) and not has_storage(obj):
+        raise TypeError(f"a {_kind(obj)} tensor has no single storage: the memory checks cannot judge it (judge a "
+                        f"dense tensor it returned, such as values())")
     if isinstance(obj, STORAGE_TYPES):
         s = untyped_of_storage(obj)
         ptr = s.data_ptr()
@@ -123,6 +136,10 @@ def set_to(a, b) -> tuple[bool, str]:
 def relation(a, b) -> str:
     """Where `b` lives relative to `a`, in words that are the same in every run (no addresses): the same storage
     object, another storage over overlapping memory, or memory of its own, with the sizes."""
+    unread = [f"{who} is a {_kind(t)} tensor" for who, t in (("input", a), ("result", b))
+              if isinstance(t, torch.Tensor) and not has_storage(t)]
+    if unread:
+        return "; ".join(unread) + " (memory not compared)"
     ma, mb = memory_of(a), memory_of(b)
     if mb is None:
         return f"result is a {type(b).__name__}, not in memory a tensor or array owns"

@@ -228,3 +228,28 @@ def test_python_type_of_dtype_is_the_type_item_returns(cast, want):
     ex = execute(program, leaf_case(), subject="x")
     check = REGISTRY["python_type"]
     assert check.expected_value("of_dtype", ex) == want == check.observe(ex).value
+
+
+def test_a_sparse_input_is_judged_by_identity_and_refused_by_the_memory_checks():
+    program = parse_program(call="sp.coalesce()", inputs={"sp": "source.detach().to_sparse()"})
+    ex = execute(program, leaf_case(), subject="sp")
+    assert ex.error is None and ex.before_values is None
+    assert REGISTRY["same_object"].observe(ex).value
+    assert REGISTRY["layout"].observe(ex).value == "sparse_coo"
+    with pytest.raises(TypeError, match="sparse_coo tensor has no single storage"):
+        REGISTRY["shares_storage"].observe(ex)
+    ex = execute(parse_program(call="sp.to_dense()", inputs={"sp": "source.detach().to_sparse()"}), leaf_case(),
+                 subject="sp")
+    assert not REGISTRY["same_object"].observe(ex).value
+    assert "input is a sparse_coo tensor" in relation(ex.subject, ex.result)
+
+
+@pytest.mark.skipif(not hasattr(torch.__future__, "set_swap_module_params_on_conversion"),
+                    reason="torch.__future__ has no swap switch before 2.3")
+def test_a_program_that_fails_midway_leaves_torch_future_as_it_was():
+    program = parse_program(program="torch.__future__.set_swap_module_params_on_conversion(True)\n"
+                                    "source.no_such_method()\n"
+                                    "torch.__future__.set_swap_module_params_on_conversion(False)\nresult = source")
+    ex = execute(program, leaf_case())
+    assert ex.error and ex.error[0] == "AttributeError"
+    assert torch.__future__.get_swap_module_params_on_conversion() is False
