@@ -334,3 +334,7 @@ import copysuite.faults.storage_faults  # noqa: E402, F401 - storage-level alias
 # where their cells are skipped and nothing could catch them)
 if EXECUTORS["compile.eager"].skip_reason() is None:
     import copysuite.faults.compile_faults  # noqa: E402, F401
+
+# the faults of nn.Module's state and of sparse and nested tensors (issue 12)
+import copysuite.faults.module_faults  # noqa: E402, F401
+import copysuite.faults.sparse_faults  # noqa: E402, F401
