@@ -329,12 +329,10 @@ def _():
 import copysuite.faults.serialization_faults  # noqa: E402, F401 - torch.save/torch.load and deepcopy of structures
 import copysuite.faults.form_faults  # noqa: E402, F401 - the call forms of specs/forms.yaml
 import copysuite.faults.storage_faults  # noqa: E402, F401 - storage-level aliasing and inference mode
+import copysuite.faults.module_faults  # noqa: E402, F401 - nn.Module's state (specs/module_state.yaml)
+import copysuite.faults.sparse_faults  # noqa: E402, F401 - sparse COO and nested tensors (specs/sparse_nested.yaml)
 
 # the faults of torch.compile, registered after these where it can run (not on 1.13.1, nor on 2.0 under Python 3.11,
 # where their cells are skipped and nothing could catch them)
 if EXECUTORS["compile.eager"].skip_reason() is None:
     import copysuite.faults.compile_faults  # noqa: E402, F401
-
-# the faults of nn.Module's state and of sparse and nested tensors (issue 12)
-import copysuite.faults.module_faults  # noqa: E402, F401
-import copysuite.faults.sparse_faults  # noqa: E402, F401
