@@ -22,7 +22,7 @@ td { text-align: center; } th.row, td.row { text-align: left; font-weight: norma
 td.passed { background: #d9f2d9; } td.failed { background: #f7c6c6; font-weight: bold; }
 td.skipped { background: #eee; color: #777; } td.diverged { background: #fde9b0; }
 thead th { position: sticky; top: 0; background: #fff; } details { margin: .2em 0; } summary { cursor: pointer; }
-.why { font-size: 12px; color: #444; text-align: left; } fieldset { display: inline-block; margin: 0 1em .5em 0; }
+.why { font-size: 12px; color: #444; text-align: left; min-width: 36em; } fieldset { display: inline-block; margin: 0 1em .5em 0; }
 .hidden { display: none; }
 """
 SCRIPT = """
