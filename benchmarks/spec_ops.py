@@ -67,6 +67,10 @@ def source_ndim(entry: Entry) -> int:
 
 
 def data_range(value) -> tuple[int, int] | None:
+    """The bytes a strided tensor's or an ndarray's elements span; None for anything else (a Python object, or a
+    sparse or nested tensor, whose memory is not one range of its own)."""
+    if isinstance(value, torch.Tensor) and (value.layout != torch.strided or value.is_nested):
+        return None
     if isinstance(value, torch.Tensor):
         return value.data_ptr(), value.data_ptr() + value.numel() * value.element_size()
     if isinstance(value, np.ndarray):
@@ -77,7 +81,7 @@ def data_range(value) -> tuple[int, int] | None:
 
 def bytes_moved(source: torch.Tensor, result) -> tuple[str, int]:
     """('view', 0) for a result over the source's memory, ('copy', bytes read + written) for a new buffer,
-    ('python', source bytes) for a Python object such as tolist()'s list."""
+    ('python', source bytes) for a Python object such as tolist()'s list, or a sparse or nested result."""
     found = data_range(result)
     if found is None:
         return "python", source.numel() * source.element_size()
