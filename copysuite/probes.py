@@ -11,6 +11,8 @@ import torch
 from copysuite import storage
 
 _narrow = torch.Tensor.narrow
+_copy_ = torch.Tensor.copy_
+_logical_not = torch.logical_not
 _inference_mode = torch.inference_mode
 _no_grad = torch.no_grad
 
@@ -46,7 +48,10 @@ def _write_context(t):
 
 
 def write_into(result):
-    """Overwrite every element of `result` in place with a value that differs from at least one of them.
+    """Overwrite every element of `result` in place with a value that differs from it, where one value can (from
+    0, 1, 2, ...: one of the first n + 1 differs from all n elements, unless the dtype rounds them together, and
+    then with one that differs from at least one of them); booleans are flipped. So a write changes whatever part
+    of `result` another tensor lives in.
 
     Returns a description of the write, or None when `result` cannot be written (a list, a scalar, no elements).
     Dims broadcast with stride 0 are written once (writing all of them is an error in torch).
@@ -54,10 +59,18 @@ def write_into(result):
     if isinstance(result, np.ndarray):
         if result.size == 0 or not result.flags.writeable:
             return None
-        for c in (0, 1, 2, 3):
-            if np.any(result != c):  # NaN != c, so an all-NaN array is written too
+        if result.dtype == np.bool_:
+            np.logical_not(result, out=result)
+            return "numpy.logical_not(result, out=result)"
+        some = None
+        for c in range(result.size + 1):
+            if not np.any(result == c):  # NaN == c never holds, so NaN elements are written too
                 result[...] = c
                 return f"ndarray[...] = {c}"
+            some = c if some is None and np.any(result != c) else some
+        if some is not None:
+            result[...] = some
+            return f"ndarray[...] = {some}"
         return None
     if not isinstance(result, torch.Tensor):
         return None
@@ -69,11 +82,21 @@ def write_into(result):
     for d, (size, st) in enumerate(zip(result.shape, result.stride())):
         if st == 0 and size > 1:
             target = _narrow(target, d, 0, 1)
-    current = storage.value_bytes(target)
-    candidates = (True, False) if result.dtype == torch.bool else (0, 1, 2, 3)
-    for c in candidates:
-        if storage.value_bytes(storage.full_like_values(target, c)) != current:
-            with _write_context(result):
-                storage.fill(target, c)
-            return f"result.fill_({c!r})" + (" (on its un-broadcast part)" if target is not result else "")
-    return None
+    part = " (on its un-broadcast part)" if target is not result else ""
+    if result.dtype == torch.bool:
+        with _write_context(result):
+            _copy_(target, _logical_not(target))
+        return "result.logical_not_()" + part
+    current, width = storage.value_bytes(target), target.element_size()
+    some = None
+    for c in range(target.numel() + 1):
+        filled = storage.value_bytes(storage.full_like_values(target, c))
+        if all(filled[i:i + width] != current[i:i + width] for i in range(0, len(current), width)):
+            some = c
+            break
+        some = c if some is None and filled != current else some
+    if some is None:
+        return None
+    with _write_context(result):
+        storage.fill(target, some)
+    return f"result.fill_({some!r})" + part

@@ -116,6 +116,15 @@ def test_a_check_of_a_program_variable_judges_it_as_the_program_left_it():
     assert program.variables == ("copied", "first", "kept", "pair")
 
 
+@pytest.mark.parametrize("whole", ["source.detach()[0] % 2", "source.detach()[0] > 0"])
+def test_writes_through_sees_a_part_of_the_result(whole):
+    """The probe's write changes every element of the result (values 0, 1, 0 or False, True, True), so a tensor that
+    lives in any part of it sees the write: filling with 0 or True, which already differs from some element, would
+    leave the last one as it was."""
+    program = parse_program(program=f"whole = {whole}\npart = whole[-1:]\nresult = whole")
+    assert REGISTRY["writes_through"].observe(execute(program, leaf_case(), subject="part")).value is True
+
+
 def test_same_stands_for_the_inputs_own_value():
     ex = execute(parse_program(call="source.t()"), leaf_case())
     assert REGISTRY["shape"].expected_value("same", ex) == (2, 3) != REGISTRY["shape"].observe(ex).value
