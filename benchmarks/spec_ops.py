@@ -4,7 +4,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from copysuite import bind, programs
+from copysuite import bind, programs, storage
 from copysuite.specs import Entry, load_specs
 
 # The benchmark source is a plain, contiguous tensor without lazy bits, timed in grad mode.
@@ -69,7 +69,7 @@ def source_ndim(entry: Entry) -> int:
 def data_range(value) -> tuple[int, int] | None:
     """The bytes a strided tensor's or an ndarray's elements span; None for anything else (a Python object, or a
     sparse or nested tensor, whose memory is not one range of its own)."""
-    if isinstance(value, torch.Tensor) and (value.layout != torch.strided or value.is_nested):
+    if isinstance(value, torch.Tensor) and not storage.has_storage(value):
         return None
     if isinstance(value, torch.Tensor):
         return value.data_ptr(), value.data_ptr() + value.numel() * value.element_size()

@@ -13,6 +13,7 @@ and that same text is what a failure prints and what runs: there is no other rep
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 from dataclasses import dataclass, field
 from types import CodeType
@@ -58,9 +59,10 @@ class Program:
     def input_names(self) -> tuple:
         return (SOURCE,) + tuple(name for name, _ in self.inputs)
 
-    @property
+    @functools.cached_property
     def variables(self) -> tuple:
-        """The names the program itself assigns, besides `result` and the inputs (sorted)."""
+        """The names the program itself assigns, besides `result` and the inputs (sorted); read once per program
+        (plan_cells asks for every cell)."""
         stored = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         local = {n.id for c in ast.walk(self.tree) if isinstance(c, ast.comprehension) for n in ast.walk(c.target)
                  if isinstance(n, ast.Name)}  # a comprehension's own names do not outlive it

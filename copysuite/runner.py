@@ -68,7 +68,8 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> Execut
     ns = {**programs.namespace(), **case.build()}
     program.bind(ns)
     judged, before, before_values = None, {}, None  # a variable of the program is judged as the program left it
-    if subject in program.input_names:
+    judges_input = subject in program.input_names
+    if judges_input:
         judged = ns[subject]
         before = probes.snapshot(judged)
         if judged.device.type != "meta" and storage.has_storage(judged):
@@ -87,7 +88,7 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> Execut
         except Exception as exc:  # the spec says whether an error is expected; anything else is reported
             error, raised = (type(exc).__name__, str(exc)), exc
     seen = [(w.category.__name__, str(w.message)) for w in caught]
-    if subject not in program.input_names:
+    if not judges_input:
         judged = ns.get(subject)
     return Execution(ns, judged, result, error, seen, before, before_values, raised)
 

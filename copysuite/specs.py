@@ -30,10 +30,11 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the 
 VALIDATOR = jsonschema.Draft202012Validator(SPEC_SCHEMA)
 SPEC_CODE = "<spec "  # code objects compiled from a spec are named "<spec FILE: ENTRY>" (the fault audit reads it)
 KEY = re.compile(r"^(?P<check>\w+)(?:\[(?P<input>\w+)\])?$")  # an expectation's key: check, or check[input]
+UNNAMED_EXECUTIONS = tuple(e for e in EXECUTIONS if e not in NAMED_ONLY_EXECUTIONS)  # an entry's by default
 DEFAULT_APPLIES = {
     "dtypes": ["standard"], "kinds": list(KINDS), "placements": list(PLACEMENTS), "modes": list(MODES),
     "devices": list(DEVICES), "bits": ["none"], "ndim": [0, 3], "nonempty": False, "torch": "", "requires": [],
-    "needs": [], "executions": [e for e in EXECUTIONS if e not in NAMED_ONLY_EXECUTIONS],
+    "needs": [], "executions": list(UNNAMED_EXECUTIONS),
 }
 assert set(BITS) >= set(DEFAULT_APPLIES["bits"])
 
@@ -59,7 +60,7 @@ class Applies:
     torch: str             # a version range ("" for every release)
     needs: tuple           # devices that must exist besides the one the source is on
     requires: Condition | None
-    executions: tuple = tuple(e for e in EXECUTIONS if e not in NAMED_ONLY_EXECUTIONS)   # how the program may run
+    executions: tuple = UNNAMED_EXECUTIONS   # how the program may run
     executions_stated: bool = False  # the entry or its file names them: checked compiled by default too
 
 

@@ -103,7 +103,11 @@ def shares_storage(a, b) -> bool:
     which have no memory); otherwise two non-empty byte ranges on the same device must overlap. An offset view
     shares its base's storage even when its own first element lies elsewhere.
     """
-    ma, mb = memory_of(a), memory_of(b)
+    return _overlap(memory_of(a), memory_of(b))
+
+
+def _overlap(ma, mb) -> bool:
+    """shares_storage on two memory_of() answers."""
     if ma is None or mb is None or ma[0] != mb[0]:
         return False
     if ma[1] is not None and ma[1] == mb[1]:
@@ -148,7 +152,7 @@ def relation(a, b) -> str:
     size = f"{mb[3] - mb[2]} bytes on {mb[0]}"
     if ma[1] is not None and ma[1] == mb[1]:
         return f"result in the input's storage object ({size})"
-    if shares_storage(a, b):
+    if _overlap(ma, mb):
         return f"result in another storage object over the input's memory ({size}, overlapping)"
     return f"result in memory of its own ({size}); input's: {ma[3] - ma[2]} bytes on {ma[0]}"
 

@@ -3,8 +3,6 @@ promises that a documentation page makes beyond an operation's main one. Registe
 (copysuite/faults/catalog.py imports this module)."""
 from __future__ import annotations
 
-import torch
-
 from copysuite.faults.fault import _T, _item, _requires_grad_, _to, _view_as, fault
 
 _flatten = _T.flatten

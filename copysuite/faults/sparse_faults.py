@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import torch
 
-from copysuite.faults.fault import _T, _clone, fault
+from copysuite.faults.fault import _T, _clone, _copying, fault
 
 _values = _T.values
 _coalesce = _T.coalesce
@@ -35,10 +35,7 @@ def _():
        expected=[("Tensor.coalesce:coalesced", "same_object[sp]"),
                  ("Tensor.coalesce:coalesced.values", "shares_storage[v]")])
 def _():
-    def coalesce(self):
-        out = _coalesce(self)
-        return _clone(out) if out is self else out
-    return [(_T, "coalesce", coalesce)]
+    return [(_T, "coalesce", _copying(_coalesce))]
 
 
 if _NestedTensor is not None:
