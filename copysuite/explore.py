@@ -6,12 +6,17 @@ narrow them) and the same `judgeable` filter (`raises` is also judged where the 
 cell sees exactly the inputs it would see alone: its corner cases first, then the profile's random examples.
 A cell that fails in the group is re-run alone by its own test (copysuite.conformance), where Hypothesis shrinks
 its failure; the group run itself never shrinks and never stops early, so one failing check cannot hide another.
+
+The corner cases are judged in a plain loop, not as Hypothesis explicit examples: they are fixed inputs that nothing
+shrinks or replays, and Hypothesis' bookkeeping per explicit example (seeding and restoring every random generator,
+printing the example, its engine data) cost as much as judging one. The cell's own re-run (copysuite.conformance.alone)
+still gives them to Hypothesis as explicit examples, so a failing corner is reported and replayed as before.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hypothesis import event, example, given, settings
+from hypothesis import event, given, settings
 from hypothesis.statistics import collector, describe_statistics
 
 from copysuite.runner import judge_all
@@ -49,19 +54,24 @@ def note_input(case):
 
 
 def explore(cells, *, statistics: bool = False) -> Exploration:
-    """Run the group's corner cases and random examples, judging every cell not yet failed on each."""
+    """Run the group's corner cases and random examples, judging every cell not yet failed on each. (Hypothesis'
+    statistics, when asked for, describe the random examples: the corner cases are the same every run.)"""
     first, found = cells[0], Exploration()
 
-    @given(case=first.strategy())
-    def each(case):
-        note_input(case)
+    def judge_case(case):
         found.cases += 1
         pending = [c for c in cells if c.id not in found.failed]
         for cell_id, exc in judge_all(pending, case).items():
             found.failed[cell_id] = (case, exc)
 
     for case in first.corner_cases():
-        each = example(case=case)(each)
+        judge_case(case)
+
+    @given(case=first.strategy())
+    def each(case):
+        note_input(case)
+        judge_case(case)
+
     each = settings(max_examples=examples_for(first))(each)
     # keep each group's examples apart in Hypothesis' example database (and its derandomized seed)
     each._hypothesis_internal_add_digest = repr(group_key(first)).encode()

@@ -195,6 +195,14 @@ def _shapes(min_dims, max_dims, min_side, max_side):
     return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
 
 
+@functools.lru_cache(maxsize=None)
+def _one_of(choices: tuple):
+    """`st.sampled_from(choices)`, one strategy object per tuple of choices: Hypothesis validates a new strategy (and
+    works out its properties) the first time it draws from it, which cost more than the draw itself when `cases`
+    built six new ones per case."""
+    return st.sampled_from(choices)
+
+
 @st.composite
 def cases(draw, *, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
           nonempty=False, bits=("none",), execution="eager"):
@@ -203,21 +211,21 @@ def cases(draw, *, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndi
     Kinds that need grad are only drawn with dtypes that can have it; an impossible combination is an error in the
     spec, reported by `feasible()` before any example is drawn.
     """
-    kind = draw(st.sampled_from(kinds))
-    allowed = [d for d in dtypes if kind_fits(kind, d)]
-    dtype = draw(st.sampled_from(allowed))
+    kind = draw(_one_of(tuple(kinds)))
+    allowed = tuple(d for d in dtypes if kind_fits(kind, d))
+    dtype = draw(_one_of(allowed))
     shape = draw(_shapes(min_ndim, max_ndim, max(min_side, 1 if nonempty else 0), max_side))
-    fitting = [p for p in placements if placement_fits(p, shape)]
-    placement = draw(st.sampled_from(fitting or ["contiguous"]))
+    fitting = tuple(p for p in placements if placement_fits(p, shape))
+    placement = draw(_one_of(fitting or ("contiguous",)))
     if placement not in placements:  # no requested placement fits this shape: draw again
         reject()
     dims = affected_dims(shape, placement)
-    dim = draw(st.sampled_from(dims)) if dims and placement in ("strided", "expanded") else 0
+    dim = draw(_one_of(tuple(dims))) if dims and placement in ("strided", "expanded") else 0
     base_numel, stride, offset = geometry(shape, placement, dim)
     values = draw(_buffer(dtype, base_numel))
-    mode = draw(st.sampled_from(modes))
-    bit_choices = [b for b in bits if bit_fits(b, dtype)]
-    bit = draw(st.sampled_from(bit_choices)) if bit_choices else "none"
+    mode = draw(_one_of(tuple(modes)))
+    bit_choices = tuple(b for b in bits if bit_fits(b, dtype))
+    bit = draw(_one_of(bit_choices)) if bit_choices else "none"
     if bit == "none" and "none" not in bits:
         reject()
     return Case(bit=bit, dtype=dtype, shape=tuple(shape), placement=placement, kind=kind, mode=mode, device=device,
