@@ -1,6 +1,7 @@
 """Checks that read one attribute of the result: dtype, shape, device, layout, strides, lazy bits, pinned memory,
 the size of its whole storage, inference-ness, shared memory. Each also understands `same` (the judged input's own
-value, or a program variable's); strides understand `contiguous` and `channels_last`."""
+value, or a program variable's); strides understand `contiguous`, `channels_last` and
+`channels_last_3d`."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,6 +15,12 @@ def channels_last_strides(shape):
     """NHWC strides of a 4-d shape, as c10's get_channels_last_strides_2d computes them (c10/core/MemoryFormat.h)."""
     n, c, h, w = shape
     return (h * w * c, 1, w * c, c)
+
+
+def channels_last_3d_strides(shape):
+    """NDHWC strides of a 5-d shape, as c10's get_channels_last_strides_3d computes them (c10/core/MemoryFormat.h)."""
+    n, c, d, h, w = shape
+    return (d * h * w * c, 1, h * w * c, w * c, c)
 
 
 def normalized_strides(shape, strides):
@@ -37,6 +44,8 @@ def _dtype_name(r):
 STRIDE_SYMBOLS = {
     "contiguous": lambda ex: normalized_strides(ex.result.shape, contiguous_strides(ex.result.shape)),
     "channels_last": lambda ex: normalized_strides(ex.result.shape, channels_last_strides(tuple(ex.result.shape))),
+    "channels_last_3d": lambda ex: normalized_strides(ex.result.shape,
+                                                      channels_last_3d_strides(tuple(ex.result.shape))),
 }
 ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, doc
     ("dtype", _dtype_name, text, "The result's dtype (name; for ndarrays, numpy's name)."),

@@ -54,12 +54,26 @@ def _python_types(r) -> str:
     return "|".join(sorted(names)) or "none"
 
 
-@check("python_type", accepts=one_of("bool", "int", "float", "complex", "none"),
+@check("python_type", accepts=one_of("bool", "int", "float", "complex", "str", "none"),
        symbols={"of_dtype": lambda ex: _python_type_of(ex.subject.dtype)})
 def python_type(ex):
     """The Python type of a scalar result, or of every element of a list result (`of_dtype`: bool, int, float or
-    complex, as the input's dtype converts; `none`: a list with no elements)."""
+    complex, as the input's dtype converts; `str`: a string, such as Tensor.type()'s name; `none`: a list with no
+    elements)."""
     return Observed(_python_types(ex.result))
+
+
+def _key_text(value):
+    return None if isinstance(value, str) else f"takes the keys as one text, joined by ', ', got {value!r}"
+
+
+@check("keys", accepts=_key_text)
+def keys(ex):
+    """The keys of a dict result (a state_dict), in order, joined by ', ' (`''`: no keys)."""
+    r = ex.result
+    if not isinstance(r, dict):
+        return Observed(None, f"result is a {type(r).__name__}, not a dict")
+    return Observed(", ".join(map(str, r)))
 
 
 @check("same_object", accepts=BOOLEAN, judges_variables=True)
