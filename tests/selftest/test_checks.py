@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from copysuite.checks import REGISTRY
-from copysuite.checks.attributes import normalized_strides
+from copysuite.checks.attributes import channels_last_3d_strides, channels_last_strides, normalized_strides
 from copysuite.checks.base import error_matches
 from copysuite.programs import parse_program
 from copysuite.runner import execute
@@ -52,7 +52,9 @@ CASES = [
     ("python_type", "source.tolist()", "float"), ("python_type", "source[0, 0].item()", "float"),
     ("python_type", "source.long().tolist()", "int"), ("python_type", "source.bool()[0, 0].item()", "bool"),
     ("python_type", "source.cfloat().tolist()", "complex"), ("python_type", "source[:0].tolist()", "none"),
-    ("python_type", "[1, [2.0]]", "float|int"),
+    ("python_type", "[1, [2.0]]", "float|int"), ("python_type", "source.type()", "str"),
+    ("keys", "torch.nn.Linear(1, 1).state_dict()", "weight, bias"), ("keys", "{}", ""),
+    ("keys", "source.clone()", None),
     ("storage_nbytes", "source.detach()[1:, 1:]", 24), ("storage_nbytes", "source[1:, 1:].clone()", 8),
     ("result_type", "source.detach()[1:].storage()", "storage"),
     ("same_storage", "source.detach()[1:]", True), ("same_storage", "source.detach()[1:].storage()", True),
@@ -176,6 +178,13 @@ def test_every_check_has_a_selftest():
     covered = {name for name, _, _ in CASES} | {"retains_grad", "raises", "warns"}
     trivial = {"shape", "device", "layout", "is_conj", "is_neg", "is_pinned"}  # plain attribute reads
     assert set(REGISTRY) - covered - trivial == set()
+
+
+def test_the_strides_symbols_are_torchs_memory_formats():
+    """`channels_last` and `channels_last_3d` stand for the strides torch gives a tensor in that format."""
+    for shape, fmt, strides in (((2, 3, 4, 5), torch.channels_last, channels_last_strides),
+                                ((2, 3, 4, 5, 6), torch.channels_last_3d, channels_last_3d_strides)):
+        assert torch.empty(shape).contiguous(memory_format=fmt).stride() == strides(shape)
 
 
 def test_a_write_the_program_made_itself_is_not_taken_for_the_results():
