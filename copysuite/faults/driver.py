@@ -44,12 +44,26 @@ def _preload():
     from copysuite.executors import warm_up
 
     warm_up()  # the sessions that compile would each import dynamo (1.8 s) and set it up: once here
+    _draw_once()  # Hypothesis' scan of the loaded modules for constants to draw (0.1 s a session): once here
     for ep in entry_points(group="pytest11"):  # the installed pytest plugins, which each session would import
         try:
             ep.load()
         except Exception:  # noqa: BLE001, S110 - one that cannot load fails the same way in the session, reported there
             pass
     gc.freeze()  # the children would otherwise walk every preloaded object in each of their gc.collect() calls
+
+
+def _draw_once() -> None:
+    """A throwaway Hypothesis test: its first draws make Hypothesis collect the constants of every loaded module that
+    is not an installed package (it does so once per process, then only for modules imported since)."""
+    from hypothesis import given, settings, strategies as st
+
+    @settings(max_examples=20, database=None, derandomize=True)
+    @given(st.integers(), st.floats(), st.text())
+    def draws(i, f, t):
+        pass
+
+    draws()
 
 
 def _child(run, common) -> int:
