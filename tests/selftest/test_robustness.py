@@ -35,7 +35,9 @@ def run(tmp_path, name, chaos, ids, workers):
     # (the controller and each worker, started anew after every casualty) imports dynamo
     # --spec-entry: each of its processes plans and collects only these entries' cells, not the whole suite's
     entries = [f"--spec-entry={e}" for e in (*SURVIVORS, *CHAOS)]
-    cmd = [sys.executable, "-m", "pytest", "-q", *(["-n", str(workers)] if workers else ["-p", "no:xdist"]),
+    # --assert=plain: conformance cells only (no assert statements), in up to four processes that would each
+    # rewrite the plugin packages' modules (copysuite.run)
+    cmd = [sys.executable, "-m", "pytest", "-q", "--assert=plain", *(["-n", str(workers)] if workers else ["-p", "no:xdist"]),
            "-p", "tests.selftest.chaos_plugin", "--execution", "eager", *entries, "--outcome-json", str(out), *ids]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert out.exists(), f"no outcome JSON from {' '.join(cmd)}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
