@@ -51,8 +51,10 @@ class Executor:
     def compiled(self) -> bool:
         return self.transform == "compile"
 
-    def skip_reason(self) -> str | None:
-        """Why this execution cannot run with the installed torch, or None."""
+    def skip_reason(self, *, ask_dynamo: bool = True) -> str | None:
+        """Why this execution cannot run with the installed torch, or None. Whether dynamo runs on this Python is known
+        only by importing it (1-2 s): `ask_dynamo=False` leaves that out, for the plan of a process that may compile
+        nothing (a test asks again before it runs)."""
         if self.transform is None:
             return None
         if self.transform == "functionalize":
@@ -63,9 +65,9 @@ class Executor:
             return None if ok else f"{self.name}: torch.export.export needs torch>=2.1 (installed: {torch.__version__})"
         if not hasattr(torch, "compile"):
             return f"{self.name}: torch.compile needs torch>=2.0 (installed: {torch.__version__})"
-        supported = _dynamo_unsupported()
-        if supported:
-            return f"{self.name}: {supported}"
+        unsupported = _dynamo_unsupported() if ask_dynamo else None
+        if unsupported:
+            return f"{self.name}: {unsupported}"
         if self.backend == "inductor" and not _cxx():
             return f"{self.name}: no C++ compiler found (g++, c++ or clang++ on PATH): inductor on CPU needs one"
         return None

@@ -44,8 +44,9 @@ class Cell:
         return [d for d in self.entry.diverges
                 if d.covers(self.key, self.execution, bind.TORCH_VERSION, self.device)]
 
-    def skip_reason(self) -> str | None:
-        return bind.skip_reason(self.entry, self.device) or EXECUTORS[self.execution].skip_reason()
+    def skip_reason(self, *, ask_dynamo: bool = True) -> str | None:
+        """Why the cell cannot run here, or None (`ask_dynamo`: see copysuite.executors.Executor.skip_reason)."""
+        return bind.skip_reason(self.entry, self.device) or EXECUTORS[self.execution].skip_reason(ask_dynamo=ask_dynamo)
 
     def space(self) -> dict:
         """The arguments of strategies.cases.cases for this cell."""

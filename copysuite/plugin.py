@@ -76,8 +76,10 @@ def pytest_configure(config):
         raise pytest.UsageError(f"--spec-entry/--invariant/--device/--execution: {exc}") from None
     # Cells that cannot run here are not collected (thousands of skipped tests on a machine without CUDA cost seconds
     # and hide the rest); the outcome JSON records them as skipped, with the reason, and the summary counts them.
-    # If none can run, they are collected, so that the session shows each reason.
-    reasons = [(cell, cell.skip_reason()) for cell in planned]
+    # If none can run, they are collected, so that the session shows each reason. (Whether dynamo runs on this Python
+    # is asked by each compiled cell's test, so that a process that compiles nothing, such as xdist's controller,
+    # does not import it.)
+    reasons = [(cell, cell.skip_reason(ask_dynamo=False)) for cell in planned]
     CELLS[:] = [cell for cell, why in reasons if why is None] or planned
     not_run = [(cell, why) for cell, why in reasons if why is not None] if len(CELLS) < len(planned) else []
     if not hasattr(config, "workerinput"):  # under xdist only the controller records (workers report to it)
