@@ -148,16 +148,16 @@ def label(path: Path) -> str:
 
 
 def load_file(path: Path, checks=None) -> list[Entry]:
-    file = label(path)
+    file, text = label(path), path.read_text()
     try:
-        doc = yaml.load(path.read_text(), Loader=SAFE_LOADER)
+        doc = yaml.load(text, Loader=SAFE_LOADER)
     except yaml.YAMLError as exc:
         raise SpecError(file, None, None, f"not valid YAML: {exc}") from None
     if doc is None:
         raise SpecError(file, None, None, "empty spec file")
     if not isinstance(doc, dict):
         raise SpecError(file, None, None, f"a spec file is a mapping with 'entries', got {type(doc).__name__}")
-    _schema_check(doc, file)
+    _schema_check(doc, file, text)
     defaults = doc.get("defaults", {})
     return [_entry(raw, defaults, file, checks) for raw in doc["entries"]]
 
@@ -273,9 +273,15 @@ def _entry_name(doc, path):
     return None
 
 
-def _schema_check(doc, file):
+_VALID: set = set()   # the texts of spec files that passed the schema (loaded again, e.g. without checks)
+
+
+def _schema_check(doc, file, text):
+    if text in _VALID:
+        return
     errors = sorted(VALIDATOR.iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if not errors:
+        _VALID.add(text)
         return
     err = jsonschema.exceptions.best_match(errors)
     path = list(err.absolute_path)

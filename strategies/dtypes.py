@@ -1,6 +1,8 @@
 """Which of the spec vocabulary's dtypes (strategies.space) the installed torch has."""
 from __future__ import annotations
 
+import functools
+
 import torch
 
 from strategies.space import ALL_DTYPE_NAMES, DTYPE_GROUPS
@@ -11,6 +13,7 @@ def to_dtype(name: str) -> torch.dtype | None:
     return dt if isinstance(dt, torch.dtype) else None
 
 
+@functools.lru_cache(maxsize=None)
 def available_dtypes() -> tuple[str, ...]:
     """Names of the dtypes the installed torch has, in ALL_DTYPE_NAMES order."""
     return tuple(n for n in ALL_DTYPE_NAMES if to_dtype(n) is not None)
@@ -22,6 +25,11 @@ def unavailable_dtypes() -> tuple[str, ...]:
 
 def dtype_names(selectors) -> tuple[str, ...]:
     """Expand group names and dtype names into available dtype names (order kept, duplicates dropped)."""
+    return _dtype_names(tuple(selectors))
+
+
+@functools.lru_cache(maxsize=None)   # asked for every cell's inputs, thousands of times per session
+def _dtype_names(selectors: tuple) -> tuple[str, ...]:
     have = set(available_dtypes())
     out: list[str] = []
     for sel in selectors:
