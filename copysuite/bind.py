@@ -25,7 +25,7 @@ def check_names(entry) -> None:
     outside their torch range are not checked: what they name may not exist yet)."""
     if not in_torch_range(entry):
         return
-    for name, kind, key in entry.program.attributes():
+    for name, kind, key in entry.program.attributes:
         if kind == "module" and not _resolves(name):
             raise SpecError(entry.file, entry.id, key, f"unknown name {name} on this torch ({TORCH_VERSION.public})")
         if kind == "value" and not (hasattr(torch.Tensor, name) or hasattr(np.ndarray, name)):

@@ -38,9 +38,15 @@ def _preload():
     for module in PRELOAD:
         importlib.import_module(module)
     from copysuite.checks import REGISTRY
-    from copysuite.specs import load_specs
+    from copysuite.outcomes import spec_section
+    from copysuite.specs import SPEC_DIR, load_specs
 
-    load_specs(checks=REGISTRY)  # every session loads them: once here, before the forks
+    from copysuite import bind
+
+    spec_set = load_specs(checks=REGISTRY)   # every session loads them, checks their names, writes their declarations
+    for entry in spec_set.entries:
+        bind.check_names(entry)
+    spec_section(spec_set, SPEC_DIR)
     from copysuite.executors import warm_up
 
     warm_up()  # the sessions that compile would each import dynamo (1.8 s) and set it up: once here
