@@ -13,6 +13,10 @@ prints (after the lines that build the inputs):
     program = torch.compile(program, backend="aot_eager", fullgraph=True, dynamic=False)
     result = program(source, b)
 
+A compiled function returns the program's variables that its entry's checks judge beside `result` (`return result,
+detached` and `result, detached = program(source)`: programs.Program.with_returned); an entry's `first_call` adds a
+call of the same function on other inputs before the judged one.
+
 `fullgraph=True`: a graph break is an error, so a program that dynamo cannot capture whole fails instead of silently
 running eagerly; an entry that declares `graph_breaks: why` (dynamo does not support what it does, by design) is
 compiled with `fullgraph=False`, and its breaks are counted. One compiled function serves every case of an entry with the same dtype class and number of dims
@@ -75,7 +79,7 @@ class Executor:
     def define_lines(self, program, fullgraph: bool = True) -> list[str]:
         """The lines that define what runs the program (none as written): a function (compiled or functionalized),
         or for export the module whose forward is the program."""
-        body = [f"    {line}" for line in program.lines()] + [f"    return {programs.RESULT}"]
+        body = [f"    {line}" for line in program.lines()] + [f"    return {program.outputs}"]
         args = ", ".join(program.input_names)
         if self.transform == "export":
             return ["class Program(torch.nn.Module):", f"    def forward(self, {args}):",
@@ -94,7 +98,9 @@ class Executor:
         if self.transform is None:
             return program.lines()
         args = ", ".join(program.input_names)
-        call = [f"{programs.RESULT} = program({args})"]
+        call = [f"{program.outputs} = program({args})"]
+        if self.compiled and program.first_call:   # the same compiled function, first called on other inputs
+            call.insert(0, f"program({program.first_call_args()})")
         if self.transform == "export":
             packed = f"({args},)" if len(program.input_names) == 1 else f"({args})"
             return [f"program = torch.export.export(Program(), {packed}).module()"] + call
@@ -109,7 +115,7 @@ class Executor:
         with _compile_stats(entry_id, self.name) if self.compiled else contextlib.nullcontext():
             for line in self.call_lines(program):
                 exec(_code(line), namespace)  # noqa: S102 - the printed lines
-        return namespace[programs.RESULT]
+        return namespace[programs.RESULT]   # (and the program's returned variables are in the namespace)
 
     @functools.lru_cache(maxsize=None)  # noqa: B019 - executors are module constants
     def _defined(self, program, fullgraph: bool, compile_fn, dtype_group: str, ndim: int) -> dict:

@@ -86,9 +86,9 @@ def default_executions(entry) -> tuple:
 def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=(), executions=()) -> list[Cell]:
     """Every cell of `entries` in the given executions (none given: each entry's default_executions), narrowed to
     the given entry ids, check names (or keys) and devices, if any. Checks that read or write values are not planned
-    on meta tensors, which have none; checks that only eager can answer (`Check.eager_only`), and checks of a
-    program's own variable (a compiled or transformed function keeps its variables to itself), are not planned
-    compiled."""
+    on meta tensors, which have none; checks that only eager can answer (`Check.eager_only`) are not planned
+    compiled. A check of a program's own variable is planned in every execution: a compiled or transformed function
+    returns the variables its entry judges beside `result` (programs.Program.with_returned)."""
     known_keys = {key for e in entries for key in e.expect}
     for what, given, known in (("spec entry", entry_ids, {e.id for e in entries}),
                                ("check", check_names, set(checks) | known_keys), ("device", devices, set(DEVICES)),
@@ -110,7 +110,7 @@ def plan_cells(entries, checks, *, entry_ids=(), check_names=(), devices=(), exe
                 if (devices and device not in devices) or (device == "meta" and check.needs_data):
                     continue
                 for execution in wanted:
-                    if execution == "eager" or not (check.eager_only or subject in entry.program.variables):
+                    if execution == "eager" or not check.eager_only:
                         cells.append(Cell(entry, check, key, subject, device, execution))
     if not cells:
         raise SelectionError("the selection matches no cell (an entry checked on other devices, or without "

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import CodeType
 
 # The names a program may use besides its inputs and its own variables: modules (as `name: module`) and builtins.
@@ -50,10 +50,15 @@ class Program:
     inputs: tuple = ()                   # ((name, expression over source), ...), in order
     filename: str = "<spec>"             # what tracebacks name, e.g. "<specs/copies.yaml: clone>"
     key: str = "program"                 # where the text sits in the spec: "call" or "program"
+    first_call: tuple = ()               # ((input name, expression over source), ...): a compiled function is
+                                         # first called on these instead (the others as bound), then judged
+    returns: tuple = ()                  # variables a compiled or transformed function returns beside `result`
+                                         # (those the entry's checks judge: `with_returned`)
     code: CodeType = field(default=None, repr=False, compare=False)
     input_code: CodeType = field(default=None, repr=False, compare=False)
     tree: ast.Module = field(default=None, repr=False, compare=False)
     input_trees: tuple = field(default=(), repr=False, compare=False)   # (ast.Expression, ...) of the inputs
+    first_call_trees: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def input_names(self) -> tuple:
@@ -68,6 +73,25 @@ class Program:
                  if isinstance(n, ast.Name)}  # a comprehension's own names do not outlive it
         return tuple(sorted(stored - local - {RESULT} - set(self.input_names)))
 
+    def with_returned(self, names) -> "Program":
+        """This program, returning the given variables of its own beside `result` when it runs as a function
+        (compiled or transformed): `return result, a, b` and `result, a, b = program(...)`. A function keeps its
+        variables to itself; returned, the checks that name them judge them as the program left them, and the
+        function has several outputs that alias one another (what a compiler must keep apart or together)."""
+        names = tuple(sorted(set(names) & set(self.variables)))
+        return self if names == self.returns else replace(self, returns=names)
+
+    def first_call_args(self) -> str:
+        """The arguments of the first call (`first_call`): its expression for each input it names, the input itself
+        for the others: `source, source.clone(), source.clone()`."""
+        given = dict(self.first_call)
+        return ", ".join(given.get(name, name) for name in self.input_names)
+
+    @property
+    def outputs(self) -> str:
+        """What the function returns and its call unpacks: `result`, or `result, a, b`."""
+        return ", ".join((RESULT, *self.returns))
+
     def input_lines(self) -> list[str]:
         return input_text(self.inputs).splitlines()
 
@@ -76,7 +100,8 @@ class Program:
 
     def modules_used(self) -> list[str]:
         """`import` lines for the modules the inputs and the program name (torch always: the input needs it)."""
-        used = {n.id for tree in (self.tree, *self.input_trees) for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        trees = (self.tree, *self.input_trees, *self.first_call_trees)
+        used = {n.id for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Name)}
         lines = ["import torch"]
         for name, module in MODULES.items():
             if name in used and name != "torch":
@@ -109,8 +134,9 @@ def namespace() -> dict:
     return {name: importlib.import_module(module) for name, module in MODULES.items()}
 
 
-def parse_program(*, call=None, program=None, inputs=None, filename="<spec>") -> Program:
-    """A checked Program from an entry's `call` (an expression) or `program` (statements), and its `inputs`."""
+def parse_program(*, call=None, program=None, inputs=None, first_call=None, filename="<spec>") -> Program:
+    """A checked Program from an entry's `call` (an expression) or `program` (statements), its `inputs`, and the
+    other inputs of a compiled function's first call (`first_call`: expressions over `source` for some inputs)."""
     inputs = tuple((inputs or {}).items())
     known = set(MODULES) | set(BUILTINS) | {SOURCE}
     input_trees = []
@@ -122,6 +148,13 @@ def parse_program(*, call=None, program=None, inputs=None, filename="<spec>") ->
         input_trees.append(_parse(expr, "eval", f"inputs.{name}"))
         _check(input_trees[-1], known, f"inputs.{name}")
         known.add(name)
+    first_trees = []
+    for name, expr in (first_call or {}).items():
+        if name not in known - set(MODULES) - set(BUILTINS) or not isinstance(expr, str):
+            raise ProgramError(f"first_call.{name}", f"names an input (source or one of `inputs`) and gives it a "
+                                                     f"Python expression over `source`, got {name!r}: {expr!r}")
+        first_trees.append(_parse(expr, "eval", f"first_call.{name}"))
+        _check(first_trees[-1], set(MODULES) | set(BUILTINS) | {SOURCE}, f"first_call.{name}")
     if call is not None:
         _parse(call, "eval", "call")  # one expression, nothing else
         text, key = f"{RESULT} = {call.strip()}", "call"
@@ -135,6 +168,7 @@ def parse_program(*, call=None, program=None, inputs=None, filename="<spec>") ->
     stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     _check(tree, known | stored, key)
     return Program(text=text, inputs=inputs, filename=filename, key=key, tree=tree, input_trees=tuple(input_trees),
+                   first_call=tuple((first_call or {}).items()), first_call_trees=tuple(first_trees),
                    code=compile(tree, filename, "exec"),
                    input_code=compile(input_text(inputs), filename + " inputs", "exec"))
 

@@ -168,7 +168,7 @@ def _entry(raw, defaults, file, checks) -> Entry:
         raise SpecError(file, eid, None, "an entry has either `call` (an expression) or `program` (statements)")
     try:
         program = parse_program(call=raw.get("call"), program=raw.get("program"), inputs=raw.get("inputs"),
-                                filename=f"{SPEC_CODE}{file}: {eid}>")
+                                first_call=raw.get("first_call"), filename=f"{SPEC_CODE}{file}: {eid}>")
     except ProgramError as exc:
         raise SpecError(file, eid, exc.key, exc.message) from None
     stated = "executions" in {**defaults.get("applies", {}), **raw.get("applies", {})}
@@ -182,6 +182,7 @@ def _entry(raw, defaults, file, checks) -> Entry:
         _check_key(key, expect[key], program, checks, file, eid)
         _check_gates_cover(expect[key], applies, f"expect.{key}", file, eid)
     diverges = tuple(_divergence(d, expect, file, eid, i) for i, d in enumerate(raw.get("diverges", ())))
+    program = program.with_returned(split_key(key)[1] for key in expect)   # compiled, it returns what is judged
     return Entry(id=eid, file=file, program=program, applies=applies, expect=expect, doc=raw.get("doc", ""),
                  seeds=tuple(raw.get("seeds", ())), note=raw.get("note", ""), diverges=diverges,
                  graph_breaks=raw.get("graph_breaks"))
