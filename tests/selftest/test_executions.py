@@ -14,7 +14,7 @@ from copysuite.conformance import expected_failure
 from copysuite.failures import ConformanceFailure
 from copysuite.plan import SelectionError, plan_cells
 from copysuite.programs import parse_program
-from copysuite.runner import execute, reproduction
+from copysuite.runner import execute, judge, reproduction
 from copysuite.specs import Divergence, load_specs
 from strategies.cases import Case
 
@@ -117,3 +117,39 @@ def test_a_known_divergence_is_a_strict_expected_failure():
     assert node.user_properties[0][1]["kind"] == "stale_divergence"
     node = SimpleNamespace(user_properties=[])   # it failed another way: left to the caller, reported as a failure
     assert expected_failure(known, (case(), failure(("RuntimeError", "something else"))), node) is None
+
+
+@needs_compile
+def test_a_compiled_function_returns_the_variables_its_checks_judge():
+    """A check that names a variable of the program is planned compiled too: the compiled function returns the
+    variables its entry judges beside `result` (printed as it runs), and the check judges the returned one as the
+    program left it. A variable no check names stays inside the function."""
+    cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.tensor_and_detach"],
+                                      check_names=["shares_storage[detached]"], devices=["cpu"], executions=[COMPILED]))
+    assert cell.subject == "detached" and cell.entry.program.returns == ("detached",)
+    text = textwrap.dedent(reproduction(cell, case()))
+    assert "    return result, detached\n" in text and "\nresult, detached = program(source)\n" in text, text
+    ns = {}
+    exec(text, ns)  # noqa: S102 - the suite's own printed reproduction
+    assert ns["detached"] is not ns["result"] and ns["detached"].data_ptr() == ns["result"].data_ptr()
+    ran = execute(cell.entry.program, case(), cell.subject, cell.entry)
+    assert ran.error is None and ran.subject is ran.namespace["detached"] and torch.equal(ran.subject, ns["detached"])
+    judge(cell, case(), ran)   # holds: the detached output lives in the result's memory
+    unjudged = next(e for e in ENTRIES if e.id == "compiled.detach_of_intermediate_view").program
+    assert unjudged.variables == ("v", "y") and unjudged.returns == ()
+    assert executors.EXECUTORS[COMPILED].define_lines(unjudged)[-2] == "    return result"
+
+
+@needs_compile
+def test_a_first_call_runs_the_same_compiled_function_on_other_inputs_first():
+    """An entry's `first_call` calls its compiled function on other inputs before the call that is judged; the
+    reproduction prints both calls in that order, and eager runs the program once, as written."""
+    cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.aliased_after_unaliased_inputs"],
+                                      check_names=["source_untouched"], devices=["cpu"], executions=[COMPILED]))
+    text = textwrap.dedent(reproduction(cell, case()))
+    first = "program(source, source.detach().clone(), source.detach().clone())\n"
+    assert first in text and text.index(first) < text.index("result = program(source, a, b)"), text
+    ns = {}
+    exec(text, ns)  # noqa: S102 - the suite's own printed reproduction
+    assert torch.equal(ns["result"], torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))   # -(-source): eager's answer
+    assert first not in reproduction(cell, case("eager"))
