@@ -128,14 +128,18 @@ def test_a_program_with_two_aliased_inputs_loads(tmp_path):
     assert entry.program.lines() == ["a.add_(1)", "result = b.view(-1)"]
 
 
-def test_a_check_of_a_program_variable_is_planned_eagerly_only(tmp_path):
-    """A compiled function keeps its variables to itself: `shares_storage[pair]` has an eager cell only, while the
-    result's checks are also compiled."""
-    (tmp_path / "ok.yaml").write_text(program("first = source.detach()\nresult = first[1:]").replace(
-        "{shares_storage: false}", "{'shares_storage[first]': true, shares_storage: true}"))
-    cells = plan_cells(load(tmp_path).entries, REGISTRY, executions=("eager", "compile.aot_eager"))
+def test_a_check_of_a_program_variable_is_planned_compiled_too(tmp_path):
+    """A compiled function returns the variables its entry's checks judge beside `result`, so `shares_storage[first]`
+    has a compiled cell as well as an eager one; a variable no check names is not returned."""
+    (tmp_path / "ok.yaml").write_text(program("first = source.detach()\nunjudged = first * 1\nresult = first[1:]")
+                                      .replace("{shares_storage: false}",
+                                               "{'shares_storage[first]': true, shares_storage: true}"))
+    entries = load(tmp_path).entries
+    cells = plan_cells(entries, REGISTRY, executions=("eager", "compile.aot_eager"))
     assert sorted((c.key, c.execution) for c in cells if c.device == "cpu") == [
-        ("shares_storage", "compile.aot_eager"), ("shares_storage", "eager"), ("shares_storage[first]", "eager")]
+        ("shares_storage", "compile.aot_eager"), ("shares_storage", "eager"),
+        ("shares_storage[first]", "compile.aot_eager"), ("shares_storage[first]", "eager")]
+    assert entries[0].program.variables == ("first", "unjudged") and entries[0].program.returns == ("first",)
 
 
 def test_duplicate_ids_across_files(tmp_path):
