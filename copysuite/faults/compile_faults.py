@@ -1,6 +1,6 @@
 """Faults in `torch.compile` itself: each wraps the compiled function the way a backend bug looks from outside (an
 output that should alias an input is a copy, an input mutation is lost, outputs lose their graph, the returned input
-is a new object, aliased inputs are split apart). The conformance run catches them at the compiled cells of
+is a new object, aliased inputs are split apart, outputs that share memory are copied apart). The conformance run catches them at the compiled cells of
 specs/compiled.yaml, whatever the backend; eager cells are not affected. Their campaign sessions run the
 `compile.eager` execution (dynamo alone: a compile costs 0.04 s there, 0.2 s with aot_eager, and the patch sits
 above the backend either way). Registered with the rest of the catalog (copysuite/faults/catalog.py imports this
@@ -86,3 +86,22 @@ def _():
         return tuple(out)
     return _compiling(inputs=inputs)
 
+
+
+@fault("compile_copies_aliased_outputs", "a compiled function with several outputs that share memory (views of one "
+       "intermediate, a tensor and its detach()) returns a copy of each after the first: its own memory, its own "
+       "version counter", entries=["compiled.tensor_and_detach", "compiled.views_and_detach_of_intermediate"],
+       expected=[("compiled.tensor_and_detach", "shares_storage[detached]"),
+                 ("compiled.views_and_detach_of_intermediate", "shares_storage[second]"),
+                 ("compiled.views_and_detach_of_intermediate", "shares_version_counter[detached]")], **ON_COMPILE)
+def _():
+    def outputs(result, given):
+        if not isinstance(result, tuple):   # one output: nothing shares its memory with it
+            return result
+        kept = []
+        for r in result:
+            if _is_tensor(r) and any(_is_tensor(k) and _shares(r, k) for k in kept):
+                r = _requires_grad_(_detach(_clone(r)), r.requires_grad)
+            kept.append(r)
+        return tuple(kept)
+    return _compiling(outputs=outputs)
