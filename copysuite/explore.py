@@ -34,8 +34,9 @@ def examples_for(cell) -> int:
 
 
 def group_key(cell) -> tuple:
-    """Cells with equal keys draw the same inputs (see Cell.space and Cell.judgeable)."""
-    return (cell.entry.id, cell.device, cell.execution, tuple(cell.space()["kinds"]), cell.check.judges_failing_calls)
+    """Cells with equal keys draw the same inputs (see Cell.space and Cell.judgeable; `raises` joins the other checks
+    of an entry that never expects a call to fail: it would draw the same inputs, and compile them again)."""
+    return (cell.entry.id, cell.device, cell.execution, tuple(cell.space()["kinds"]), cell.draws_apart)
 
 
 @dataclass

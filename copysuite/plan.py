@@ -33,6 +33,14 @@ class Cell:
     def __repr__(self) -> str:  # what pytest shows for the test's parameter
         return f"Cell<{self.id}>"
 
+    @property
+    def draws_apart(self) -> bool:
+        """Whether the cell sees inputs its entry's other checks do not: a check that also judges failing calls
+        (`raises`), of an entry that expects some call to fail (see judgeable)."""
+        raises = self.entry.expect.get("raises")
+        return (self.check.judges_failing_calls and raises is not None
+                and any(p.value is not None for p in expectations.plain_values(raises)))
+
     def expected(self, case):
         return expectations.resolve(self.entry.expect[self.key], case, bind.TORCH_VERSION)
 
