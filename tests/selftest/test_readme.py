@@ -6,7 +6,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def readme_commands():
-    return re.findall(r"^    (python3 -m venv .+)$", (ROOT / "README.md").read_text(), flags=re.M)[:2]
+    return re.findall(r"^    (\[ -d \.venv \] \|\| python3 -m venv .+)$", (ROOT / "README.md").read_text(), flags=re.M)[:2]
 
 
 def test_readme_starts_with_the_two_commands():
