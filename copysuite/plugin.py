@@ -80,7 +80,9 @@ def pytest_configure(config):
     # is asked by each compiled cell's test, so that a process that compiles nothing, such as xdist's controller,
     # does not import it.)
     reasons = [(cell, cell.skip_reason(ask_dynamo=False)) for cell in planned]
-    CELLS[:] = [cell for cell, why in reasons if why is None] or planned
+    # compiled cells first (a stable sort): each of their groups costs about twenty times an eager one's, and xdist
+    # hands out tests in collection order, so the heavy ones are spread early instead of ending the run on one worker
+    CELLS[:] = sorted([cell for cell, why in reasons if why is None] or planned, key=lambda c: c.execution == "eager")
     not_run = [(cell, why) for cell, why in reasons if why is not None] if len(CELLS) < len(planned) else []
     if not hasattr(config, "workerinput"):  # under xdist only the controller records (workers report to it)
         recorder = OutcomeRecorder(config, spec_set, spec_dir)
