@@ -9,14 +9,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from copysuite.bench import report, run
-
 
 def main(argv=None) -> int:
-    if argv and argv[0] == "ab":
+    if argv and argv[0] == "ab":   # needs numpy and torch only, not requirements-bench.txt (matplotlib, ...)
         from copysuite.bench import ab
 
         return ab.main(argv[1:])
+    from copysuite.bench import report, run
     parser = argparse.ArgumentParser(description=__doc__, allow_abbrev=False)
     parser.add_argument("--out", default="results/bench", help="output directory (default results/bench)")
     args, rest = parser.parse_known_args(argv)
