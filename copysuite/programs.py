@@ -122,9 +122,10 @@ class Program:
         """(dotted name, kind, key) of the attributes the program and its inputs reach: kind "module" for
         `torch.asarray`, a path from a module; kind "value" for an attribute of an input or of what an expression
         on an input gave (`numpy` in `source.detach().numpy()`). Attributes of the program's own variables are not
-        listed: their type is open. `key` says where: "call", "program" or "inputs.NAME". (Read once per program:
-        every session checks every entry's names.)"""
-        trees = [(self.key, self.tree)] + [(f"inputs.{n}", t) for (n, _), t in zip(self.inputs, self.input_trees)]
+        listed: their type is open. `key` says where: "call", "program", "inputs.NAME" or "first_call.NAME". (Read
+        once per program: every session checks every entry's names.)"""
+        trees = ([(self.key, self.tree)] + [(f"inputs.{n}", t) for (n, _), t in zip(self.inputs, self.input_trees)]
+                 + [(f"first_call.{n}", t) for (n, _), t in zip(self.first_call, self.first_call_trees)])
         return tuple((*found, key) for key, tree in trees for node in ast.walk(tree)
                      if isinstance(node, ast.Attribute) and (found := _classify(node, set(self.input_names))))
 

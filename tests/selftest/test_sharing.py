@@ -86,3 +86,14 @@ def test_group_runs_find_every_failing_check():
     with fault.applied():
         failed = [cid for cells in groups for cid in explore(cells).failed]
     assert {(e, k) for e, k in fault.expected} <= {(cid.entry, cid.check) for cid in failed}
+
+
+@pytest.mark.parametrize("entry_id, apart", [("numpy", True), ("clone", False)])
+def test_raises_draws_apart_only_where_its_entry_expects_a_call_to_fail(entry_id, apart):
+    """`raises` is also judged on inputs where the entry expects the call to fail, which its entry's other checks
+    skip (Cell.judgeable): only for such an entry does it need a group run of its own."""
+    raises = next(c for c in CELLS if c.entry.id == entry_id and c.key == "raises")
+    other = next(c for c in CELLS if c.entry.id == entry_id and c.key != "raises"
+                 and c.space()["kinds"] == raises.space()["kinds"])
+    assert raises.draws_apart is apart
+    assert (group_key(raises) != group_key(other)) is apart
