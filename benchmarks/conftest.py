@@ -69,3 +69,22 @@ def pytest_benchmark_update_machine_info(config, machine_info):
     machine_info["torch_num_threads"] = torch.get_num_threads()
     machine_info["cuda_devices"] = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())] \
         if torch.cuda.is_available() else []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtestloop(session):
+    """Under copysuite.bench.run, time only in this process's turn (copysuite/bench/turns.py)."""
+    from copysuite.bench.turns import Turn
+
+    turn = Turn.from_env()
+    if turn is not None:
+        session.config._copysuite_turn = turn
+        turn.wait()
+    yield
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    turn = getattr(config, "_copysuite_turn", None)
+    if turn is not None:
+        turn.done()

@@ -18,18 +18,25 @@ import argparse
 import json
 import math
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from pytest_benchmark.stats import Stats
 
+from copysuite.bench import turns
+
 ROOT = Path(__file__).resolve().parents[2]
+PLUGIN_ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # no xdist, randomly, hypothesis ... in the benchmark processes
 
 
 def process_command(python: str, part: Path, max_time: float, min_rounds: int, first: bool, pytest_args) -> list:
-    cmd = [python, "-m", "pytest", "-p", "no:xdist", "-q",
+    cmd = [python, "-m", "pytest", "-q",
+           # the plugins the benchmarks use, named (PLUGIN_ENV stops the rest: 0.2-0.4 s of start-up per process)
+           "-p", "pytest_benchmark.plugin", "-p", "pytest_timeout",
            "--assert=plain",  # no assertion rewriting: 0.75 s less start-up per process, and timing asserts nothing
            # benchmarks/conftest.py as the only conftest: the checkout's own loads the conformance plugin, which
            # loads, validates and plans every spec (1.2 s of each process) for a run that collects no cell
@@ -69,6 +76,36 @@ def pooled(parts: list[dict], keep_data: bool = False) -> dict:
     return merged
 
 
+def run_processes(commands: list[list[str]], parts: list[Path], tmp: Path) -> list[dict] | None:
+    """Start every process at once (their torch imports overlap) and let them time one after another
+    (copysuite/bench/turns.py); their output is printed in order once all have ended. The documents they wrote to
+    `parts`, or None if one failed (the others are stopped: they would wait for its turn)."""
+    procs, logs = [], [tmp / f"log{k}" for k in range(len(commands))]
+    for k, (cmd, log) in enumerate(zip(commands, logs)):
+        turn = {turns.ENV: turns.Turn(tmp, k, len(commands)).encode()}
+        print(f"[bench_run] process {k + 1}/{len(commands)}: "
+              f"{' '.join(f'{name}={value}' for name, value in {**PLUGIN_ENV, **turn}.items())} {shlex.join(cmd)}", flush=True)
+        env = {**os.environ, **PLUGIN_ENV, **turn}
+        with open(log, "w") as out:
+            procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT))
+
+    def first_failed():
+        return next((k for k, p in enumerate(procs) if p.poll() not in (None, 0)), None)
+    while first_failed() is None and any(p.poll() is None for p in procs):
+        time.sleep(0.05)
+    failed = first_failed()
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+        p.wait()
+    for log in logs:
+        sys.stdout.write(log.read_text())
+    if failed is not None:
+        print(f"[bench_run] process {failed + 1} exited {procs[failed].returncode}: the others were stopped, "
+              f"no pooled output written", file=sys.stderr)
+        return None
+    return [json.loads(part.read_text()) for part in parts]
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
                                      allow_abbrev=False)  # never take a pytest option for one of ours
@@ -84,18 +121,12 @@ def main(argv=None) -> int:
     n = max(1, args.processes)
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
-    parts = []
     with tempfile.TemporaryDirectory(prefix="bench_run_") as tmp:
-        for k in range(n):
-            part = Path(tmp, f"part{k}.json")
-            cmd = process_command(args.python, part, args.max_time / n, math.ceil(args.min_rounds / n), k == 0,
-                                  pytest_args)
-            print(f"[bench_run] process {k + 1}/{n}: {' '.join(cmd[1:])}", flush=True)
-            code = subprocess.run(cmd, cwd=ROOT, check=False).returncode
-            if code != 0:
-                print(f"[bench_run] process {k + 1} exited {code}: no pooled output written", file=sys.stderr)
-                return code
-            parts.append(json.loads(part.read_text()))
+        paths = [Path(tmp, f"part{k}.json") for k in range(n)]
+        parts = run_processes([process_command(args.python, path, args.max_time / n, math.ceil(args.min_rounds / n),
+                                               k == 0, pytest_args) for k, path in enumerate(paths)], paths, Path(tmp))
+        if parts is None:
+            return 1
     out.write_text(json.dumps(pooled(parts, args.keep_data), indent=1))
     print(f"[bench_run] {len(parts[0]['benchmarks'])} benchmarks, rounds pooled over {n} processes: {out}")
     return 0

@@ -57,3 +57,28 @@ def test_each_process_gets_its_share_and_only_the_first_measures_memory(tmp_path
     later = process_command("python", tmp_path / "p.json", 0.05, 2, False, ["benchmarks/test_spec_ops.py"])
     assert "--benchmark-max-time=0.05" in first and "--benchmark-save-data" in first
     assert "--bench-no-memory" not in first and "--bench-no-memory" in later
+
+
+def test_a_process_times_only_after_all_are_ready_and_the_one_before_is_done(tmp_path):
+    from copysuite.bench.turns import Turn
+
+    first, second = Turn(tmp_path, 0, 2), Turn(tmp_path, 1, 2)
+    with pytest.raises(TimeoutError, match=r"missing \['ready1'\]"):
+        first.wait(timeout=0.05)  # the second process has not collected yet
+    with pytest.raises(TimeoutError, match=r"missing \['done0'\]"):
+        second.wait(timeout=0.05)  # ready now, but the first has not finished timing
+    first.done()
+    assert second.wait(timeout=1.0) < 1.0
+
+
+def test_a_failed_process_stops_the_others_waiting_for_their_turn(tmp_path):
+    import sys
+    import time
+
+    from copysuite.bench.run import run_processes
+
+    waiter = [sys.executable, "-c", "from copysuite.bench.turns import Turn; Turn.from_env().wait()"]
+    start = time.perf_counter()
+    parts = run_processes([[sys.executable, "-c", "raise SystemExit(3)"], waiter], [tmp_path / "a", tmp_path / "b"],
+                          tmp_path)
+    assert parts is None and time.perf_counter() - start < 30
