@@ -1,6 +1,8 @@
 """Compiled, functionalized and exported executions (copysuite/executors.py): what runs is what is printed, a graph
 break fails unless the entry declares it, why an execution cannot run is said, the transforms apply only where an
 entry names them, and a known divergence is a strict expected failure."""
+import dataclasses
+import importlib
 import textwrap
 from types import SimpleNamespace
 from unittest import mock
@@ -153,3 +155,18 @@ def test_a_first_call_runs_the_same_compiled_function_on_other_inputs_first():
     exec(text, ns)  # noqa: S102 - the suite's own printed reproduction
     assert torch.equal(ns["result"], torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))   # -(-source): eager's answer
     assert first not in reproduction(cell, case("eager"))
+
+
+@needs_compile
+def test_without_the_guard_latency_probe_guards_still_decide_recompiles():
+    """The harness replaces dynamo's guard-latency telemetry (executors._skip_guard_latency_probe): the same inputs
+    again reuse the graph, a failed guard (float64 where float32 was traced) compiles a new one."""
+    program = parse_program(call="source * 2")
+    entry = SimpleNamespace(id="selftest.guards", graph_breaks=None)
+    float64 = dataclasses.replace(case(), dtype="float64")
+    for compiled_before, inputs in [(0, case()), (1, case()), (1, float64)]:
+        assert executors.STATS.get(("selftest.guards", COMPILED), {}).get("compiles", 0) == compiled_before
+        assert execute(program, inputs, entry=entry).error is None
+    assert executors.STATS[("selftest.guards", COMPILED)]["compiles"] == 2
+    guards = importlib.import_module("torch._dynamo.guards")
+    assert getattr(guards, "profile_guard_manager", executors.no_guard_latency) is executors.no_guard_latency
