@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from copysuite import bind, failures
+from copysuite import bind, failures, specs
 from copysuite.checks import REGISTRY
 from copysuite.outcomes import OutcomeRecorder
 from copysuite.plan import Cell, SelectionError, plan_cells
@@ -29,6 +29,7 @@ settings.register_profile("thorough", max_examples=1000, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))  # --hypothesis-profile overrides this
 
 CELLS = []   # the cells of this session that can run here, planned in pytest_configure
+VALIDATED_SPECS = "copysuite_validated_specs"   # workerinput: the digests of the spec texts the controller validated
 
 
 def chosen_executions(config) -> tuple:
@@ -63,6 +64,7 @@ def pytest_configure(config):
         if reason:
             raise pytest.UsageError(f"COPYSUITE_REQUIRE={os.environ['COPYSUITE_REQUIRE']}: {reason}")
     spec_dir = Path(config.getoption("spec_dir") or SPEC_DIR)
+    specs.VALID.update(getattr(config, "workerinput", {}).get(VALIDATED_SPECS, ()))
     try:
         spec_set = load_specs(spec_dir, REGISTRY)
         for entry in spec_set.entries:
@@ -97,6 +99,13 @@ def pytest_configure(config):
     # (pytest and Hypothesis also call gc.collect() themselves): moved out of the collector's sight, they cost a
     # process about 10% less CPU.
     gc.freeze()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """xdist's controller, for each worker: the spec texts it validated, so that the worker does not validate them
+    again (0.4-0.5 s of jsonschema per worker, before its first test); a file changed since is validated."""
+    node.workerinput[VALIDATED_SPECS] = sorted(specs.VALID)
 
 
 @pytest.hookimpl(optionalhook=True)

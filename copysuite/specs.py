@@ -274,15 +274,22 @@ def _entry_name(doc, path):
     return None
 
 
-_VALID: set = set()   # the texts of spec files that passed the schema (loaded again, e.g. without checks)
+# the SHA-256 of each spec file text that passed the schema: loaded again in this process (e.g. without checks), or
+# in an xdist worker whose controller validated it (plugin.py hands the set over), a text is not validated again
+VALID: set = set()
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _schema_check(doc, file, text):
-    if text in _VALID:
+    digest = text_digest(text)
+    if digest in VALID:
         return
     errors = sorted(VALIDATOR.iter_errors(doc), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if not errors:
-        _VALID.add(text)
+        VALID.add(digest)
         return
     err = jsonschema.exceptions.best_match(errors)
     path = list(err.absolute_path)

@@ -198,3 +198,28 @@ def test_the_spec_format_doc_names_every_check_and_placement():
     text = (Path(__file__).resolve().parents[2] / "docs" / "spec-format.md").read_text()
     missing = [name for name in REGISTRY if f"`{name}`" not in text]
     assert not missing, f"docs/spec-format.md does not describe {missing}"
+
+
+def test_a_text_the_xdist_controller_validated_is_not_validated_again(tmp_path, monkeypatch):
+    """The controller hands the digests of the texts it validated to each worker (plugin.pytest_configure_node);
+    a worker validates only a text whose digest it was not given."""
+    from types import SimpleNamespace
+    from unittest import mock
+
+    from copysuite import plugin, specs
+
+    (tmp_path / "a.yaml").write_text(GOOD.replace("{id}", "op"))
+    monkeypatch.setattr(specs, "VALID", set())
+    load_specs(tmp_path, REGISTRY)
+    node = SimpleNamespace(workerinput={})
+    plugin.pytest_configure_node(node)
+    handed = node.workerinput[plugin.VALIDATED_SPECS]
+    assert handed == [specs.text_digest(GOOD.replace("{id}", "op"))]
+    monkeypatch.setattr(specs, "VALID", set(handed))
+    validate = mock.Mock(side_effect=AssertionError("validated again"))
+    with mock.patch.object(specs, "VALIDATOR", SimpleNamespace(iter_errors=validate)):
+        load_specs(tmp_path, REGISTRY)
+        (tmp_path / "a.yaml").write_text(GOOD.replace("{id}", "op2"))
+        with pytest.raises(AssertionError, match="validated again"):
+            load_specs(tmp_path, REGISTRY)
+    assert validate.call_count == 1
