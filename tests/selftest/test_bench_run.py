@@ -82,3 +82,18 @@ def test_a_failed_process_stops_the_others_waiting_for_their_turn(tmp_path):
     parts = run_processes([[sys.executable, "-c", "raise SystemExit(3)"], waiter], [tmp_path / "a", tmp_path / "b"],
                           tmp_path)
     assert parts is None and time.perf_counter() - start < 30
+
+
+def test_a_benchmark_process_passes_its_turn_on_and_ends_with_pytests_exit_status(tmp_path):
+    from types import SimpleNamespace
+    from unittest import mock
+
+    from benchmarks import conftest
+    from copysuite.bench.turns import Turn
+
+    config = SimpleNamespace(_copysuite_turn=Turn(tmp_path, 0, 2))
+    conftest.pytest_sessionfinish(SimpleNamespace(config=config), 5)   # e.g. nothing collected
+    with mock.patch.object(conftest.os, "_exit") as exit_now:
+        conftest.pytest_unconfigure(config)
+    exit_now.assert_called_once_with(5)
+    assert (tmp_path / "done0").exists()
