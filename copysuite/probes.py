@@ -15,16 +15,28 @@ _copy_ = torch.Tensor.copy_
 _logical_not = torch.logical_not
 _inference_mode = torch.inference_mode
 _no_grad = torch.no_grad
+_indices = torch.Tensor._indices   # a sparse COO tensor's own indices and values, coalesced or not
+_values = torch.Tensor._values
+_nnz = torch.Tensor._nnz
+SPARSE_KEYS = ("shape", "nnz", "indices", "values")   # what a sparse COO tensor holds (copysuite.checks' sparse_untouched)
 
 
 def snapshot(t) -> dict:
     """What an op may change on a tensor: values, requires_grad, is_leaf, retains_grad, grad, version, bits,
     shape, strides, dtype (values and grad as exact bytes). Of a sparse or nested tensor, which has no strides nor
-    one storage to read, only its layout, dtype, requires_grad and is_leaf (what `same_object` and the attribute
-    checks need; the memory checks cannot judge it)."""
+    one storage to read, its layout, dtype, requires_grad and is_leaf (what `same_object` and the attribute checks
+    need; the memory checks cannot judge it); of a sparse COO tensor also its shape, number of specified elements,
+    indices and values (exact bytes, off meta) and version."""
     if not storage.has_storage(t):
-        return {"layout": str(t.layout), "dtype": str(t.dtype), "requires_grad": t.requires_grad,
+        snap = {"layout": str(t.layout), "dtype": str(t.dtype), "requires_grad": t.requires_grad,
                 "is_leaf": t.is_leaf}
+        if t.layout == torch.sparse_coo:
+            snap.update(shape=tuple(t.shape), nnz=_nnz(t))
+            if t.device.type != "meta":
+                snap.update(indices=storage.value_bytes(_indices(t)), values=storage.value_bytes(_values(t)))
+            if not t.is_inference():
+                snap["version"] = t._version
+        return snap
     grad = t.grad if (t.is_leaf or t.retains_grad) else None  # .grad of a non-leaf warns and is None anyway
     snap = {"requires_grad": t.requires_grad, "is_leaf": t.is_leaf, "retains_grad": t.retains_grad,
             "grad": None if grad is None else storage.value_bytes(grad) if t.device.type != "meta" else "meta",

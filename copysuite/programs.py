@@ -9,12 +9,19 @@ and that same text is what a failure prints and what runs: there is no other rep
     program: |
       a.add_(1)
       result = b.view(-1)
+
+A program (or an input) that names `tmp_file` gets a fresh path to a file that does not exist yet, in a new temporary
+directory: the harness runs and prints `TMP_FILE_LINE` before the inputs, and removes the directory once the program
+has run (`remove_tmp_file`). torch.load(mmap=True) needs a file on disk; nothing else in a program touches the disk.
 """
 from __future__ import annotations
 
 import ast
 import functools
 import importlib
+import os
+import shutil
+import tempfile
 from dataclasses import dataclass, field, replace
 from types import CodeType
 
@@ -34,6 +41,9 @@ NODES = (
 )
 SOURCE = "source"
 RESULT = "result"
+TMP_FILE = "tmp_file"   # a fresh file path, bound when a program names it (the first input after `source`)
+TMP_FILE_LINE = "tmp_file = os.path.join(tempfile.mkdtemp(prefix='copysuite-'), 'file')"
+_TMP_FILE_CODE = compile(TMP_FILE_LINE, "<tmp_file>", "exec")
 
 
 class ProgramError(Exception):
@@ -59,10 +69,11 @@ class Program:
     tree: ast.Module = field(default=None, repr=False, compare=False)
     input_trees: tuple = field(default=(), repr=False, compare=False)   # (ast.Expression, ...) of the inputs
     first_call_trees: tuple = field(default=(), repr=False, compare=False)
+    tmp_file: bool = False               # the program or an input names `tmp_file` (TMP_FILE_LINE binds it)
 
     @property
     def input_names(self) -> tuple:
-        return (SOURCE,) + tuple(name for name, _ in self.inputs)
+        return (SOURCE,) + ((TMP_FILE,) if self.tmp_file else ()) + tuple(name for name, _ in self.inputs)
 
     @functools.cached_property
     def variables(self) -> tuple:
@@ -93,7 +104,7 @@ class Program:
         return ", ".join((RESULT, *self.returns))
 
     def input_lines(self) -> list[str]:
-        return input_text(self.inputs).splitlines()
+        return ([TMP_FILE_LINE] if self.tmp_file else []) + input_text(self.inputs).splitlines()
 
     def lines(self) -> list[str]:
         return self.text.splitlines()
@@ -102,14 +113,19 @@ class Program:
         """`import` lines for the modules the inputs and the program name (torch always: the input needs it)."""
         trees = (self.tree, *self.input_trees, *self.first_call_trees)
         used = {n.id for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Name)}
-        lines = ["import torch"]
+        lines = ["import torch"] + (["import os", "import tempfile"] if self.tmp_file else [])
         for name, module in MODULES.items():
             if name in used and name != "torch":
                 lines.append(f"import {module}" + (f" as {name}" if name != module else ""))
         return lines
 
     def bind(self, namespace: dict) -> None:
-        """Add the inputs to a namespace that holds `source` (runs `input_lines()`)."""
+        """Add the inputs to a namespace that holds `source` (runs `input_lines()`: TMP_FILE_LINE first, with os and
+        tempfile, which the program itself cannot name)."""
+        if self.tmp_file:
+            scratch = {"os": os, "tempfile": tempfile}
+            exec(_TMP_FILE_CODE, scratch)  # noqa: S102 - TMP_FILE_LINE, printed in every reproduction
+            namespace[TMP_FILE] = scratch[TMP_FILE]
         exec(self.input_code, namespace)  # noqa: S102 - the spec's own text, checked at load and printed on failure
 
     def run(self, namespace: dict):
@@ -135,11 +151,19 @@ def namespace() -> dict:
     return {name: importlib.import_module(module) for name, module in MODULES.items()}
 
 
+def remove_tmp_file(namespace: dict) -> None:
+    """Remove the directory TMP_FILE_LINE made for this namespace, if it made one. What the program loaded from the
+    file stays readable: a file mapped into memory (torch.load(mmap=True)) outlives its name on POSIX systems."""
+    path = namespace.get(TMP_FILE)
+    if isinstance(path, str):
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+
+
 def parse_program(*, call=None, program=None, inputs=None, first_call=None, filename="<spec>") -> Program:
     """A checked Program from an entry's `call` (an expression) or `program` (statements), its `inputs`, and the
     other inputs of a compiled function's first call (`first_call`: expressions over `source` for some inputs)."""
     inputs = tuple((inputs or {}).items())
-    known = set(MODULES) | set(BUILTINS) | {SOURCE}
+    known = set(MODULES) | set(BUILTINS) | {SOURCE, TMP_FILE}
     input_trees = []
     for name, expr in inputs:
         if not name.isidentifier() or name in known or name == RESULT:
@@ -168,8 +192,12 @@ def parse_program(*, call=None, program=None, inputs=None, first_call=None, file
         raise ProgramError(key, f"a program ends with `{RESULT} = ...` (the value the checks judge)")
     stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     _check(tree, known | stored, key)
+    if TMP_FILE in stored:
+        raise ProgramError(key, f"{TMP_FILE!r} is the harness's fresh file path: a program reads it, never assigns it")
+    names = {n.id for t in (tree, *input_trees) for n in ast.walk(t) if isinstance(n, ast.Name)}
     return Program(text=text, inputs=inputs, filename=filename, key=key, tree=tree, input_trees=tuple(input_trees),
                    first_call=tuple((first_call or {}).items()), first_call_trees=tuple(first_trees),
+                   tmp_file=TMP_FILE in names,
                    code=compile(tree, filename, "exec"),
                    input_code=compile(input_text(inputs), filename + " inputs", "exec"))
 

@@ -87,6 +87,8 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> Execut
                     result = executor.run(program, ns, case, **how)
         except Exception as exc:  # the spec says whether an error is expected; anything else is reported
             error, raised = (type(exc).__name__, str(exc)), exc
+        finally:
+            programs.remove_tmp_file(ns)   # the program's file, if it asked for one (`tmp_file`)
     seen = [(w.category.__name__, str(w.message)) for w in caught]
     if not judges_input:
         judged = ns.get(subject)

@@ -18,7 +18,7 @@ from packaging.specifiers import SpecifierSet
 from copysuite import expectations
 from copysuite.expectations import ExpectationError
 from copysuite.predicates import Condition
-from copysuite.programs import SOURCE, Program, ProgramError, parse_program
+from copysuite.programs import SOURCE, TMP_FILE, Program, ProgramError, parse_program
 from strategies.space import (BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, GRAD_KINDS, KINDS, MODES, NAMED_ONLY_EXECUTIONS,
                               PLACEMENTS, feasible, is_known_selector)
 
@@ -229,7 +229,7 @@ def _applies(a, file, eid, stated=False) -> Applies:
 
 def _check_key(key, node, program, checks, file, eid):
     name, subject = split_key(key)
-    if subject not in program.input_names + program.variables:
+    if subject not in program.input_names + program.variables or subject == TMP_FILE:
         raise SpecError(file, eid, f"expect.{key}", f"no input or program variable named {subject!r} (inputs: "
                         f"{', '.join(program.input_names)}; variables: {', '.join(program.variables) or 'none'})")
     if checks is None:

@@ -10,6 +10,11 @@ def device_skip_reason(device: str) -> str | None:
         return None
     if device == "cuda":
         return None if torch.cuda.is_available() else "no CUDA device"
+    if device == "two_cuda":   # only in an entry's `needs`: a program that moves between two CUDA devices
+        if not torch.cuda.is_available():
+            return "no CUDA device"
+        count = torch.cuda.device_count()
+        return None if count >= 2 else f"needs 2 CUDA devices (found {count})"
     if device == "mps":
         mps = getattr(torch.backends, "mps", None)
         return None if mps is not None and mps.is_available() else "no MPS device"

@@ -142,6 +142,17 @@ def source_untouched(ex):
     return Observed(not changes, "; ".join(changes) or "nothing changed")
 
 
+@check("sparse_untouched", accepts=BOOLEAN, needs_data=True)
+def sparse_untouched(ex):
+    """The judged sparse COO input keeps its shape, its number of specified elements, its indices and its values (exact
+    bytes) as they were before the program; its version counter is not compared (`version_bumped` judges it)."""
+    if "nnz" not in ex.before:
+        raise TypeError(f"the judged input is not a sparse COO tensor (layout {ex.before.get('layout', 'strided')})")
+    after = probes.snapshot(ex.subject)
+    changed = [f"{k}: {ex.before[k]!r} -> {after[k]!r}" for k in probes.SPARSE_KEYS if ex.before[k] != after[k]]
+    return Observed(not changed, "; ".join(changed) or "shape, indices and values as they were")
+
+
 @check("values_equal", accepts=one_of(True), needs_data=True)
 def values_equal(ex):
     """The result holds exactly the input's values in the same order (converted to the result's dtype), bit for
