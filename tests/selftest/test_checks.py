@@ -5,6 +5,7 @@ import torch
 from copysuite.checks import REGISTRY
 from copysuite.checks.attributes import channels_last_3d_strides, channels_last_strides, normalized_strides
 from copysuite.checks.base import error_matches
+from copysuite.checks.shapes import view_compatible
 from copysuite.programs import parse_program
 from copysuite.runner import execute
 from copysuite.storage import relation, shares_storage
@@ -63,6 +64,10 @@ CASES = [
     ("is_set_to", "source.detach().view_as(source)", True), ("is_set_to", "source.detach()[1:]", False),
     ("is_set_to", "source.detach().clone()", False),
     ("is_inference", "source.clone()", False), ("is_shared", "source.detach().clone().share_memory_()", True),
+    ("device_index", "source.clone()", None),
+    # a view exactly when Tensor.view's condition holds, else a contiguous copy
+    ("view_or_contiguous_copy", "source.reshape(3, 2)", True),
+    ("view_or_contiguous_copy", "source.reshape(3, 2).clone()", False),   # viewable, yet a copy
 ]
 
 
@@ -174,8 +179,54 @@ def test_grad_to_source_reaches_means_ones_or_partial():
     assert agrees("ones", "ones") and not agrees("ones", "partial")
 
 
+@pytest.mark.parametrize("shape, stride, new_shape", [
+    ((2, 3), (3, 1), (3, 2)), ((2, 3), (3, 1), (6,)), ((2, 3), (1, 2), (6,)), ((2, 3), (1, 2), (2, 3, 1)),
+    ((2, 3, 4), (12, 4, 1), (2, 12)), ((2, 3, 4), (24, 4, 1), (2, 12)), ((2, 3, 4), (24, 4, 1), (6, 4)),
+    ((2, 3, 4), (1, 8, 2), (6, 4)), ((2, 1, 3), (3, 99, 1), (6,)), ((2, 3), (0, 1), (6,)), ((2, 3), (0, 1), (2, 3)),
+    ((4, 3), (6, 1), (2, 2, 3)), ((4, 3), (6, 1), (2, 6)), ((0, 3), (3, 1), (3, 0)), ((6,), (2,), (2, 3)),
+])
+def test_view_compatible_is_what_view_accepts(shape, stride, new_shape):
+    """The documented condition (copysuite.checks.shapes) answers as torch's view() does on these layouts."""
+    t = torch.empty(64).as_strided(shape, stride)
+    try:
+        t.view(new_shape)
+        accepted = True
+    except RuntimeError:
+        accepted = False
+    assert view_compatible(shape, stride, new_shape) is accepted
+
+
+@pytest.mark.parametrize("call, want", [
+    ("t.reshape(6)", True),                          # cannot be a view: a contiguous copy
+    ("t.reshape(2, 3)", True),                       # the same
+    ("t.reshape(3, 2)", True),                       # can be a view, and is
+    ("t.reshape(3, 2).clone()", False),              # can be a view, yet a copy
+    ("torch.empty(12)[::2]", False),                 # a copy, but not a contiguous one
+    ("t.as_strided((6,), (1,))", False),             # in t's memory where no view is possible
+])
+def test_view_or_contiguous_copy_of_a_transposed_input(call, want):
+    """t is the 2x3 source transposed (3x2, strides (1, 3)): view(6) is impossible, so a reshape to (6,) must be a
+    contiguous copy."""
+    program = parse_program(call=call, inputs={"t": "source.detach().t()"})
+    assert REGISTRY["view_or_contiguous_copy"].observe(execute(program, leaf_case(), subject="t")).value is want
+
+
+def test_sparse_untouched_compares_indices_and_values():
+    program = parse_program(program="detached = sp.detach()\ndetached.zero_()\nresult = detached",
+                            inputs={"sp": "source.detach().to_sparse()"})
+    ex = execute(program, leaf_case(), subject="sp")
+    assert REGISTRY["sparse_untouched"].observe(ex).value is True   # every release: the original keeps its values
+    program = parse_program(program="sp.values().mul_(2)\nresult = sp", inputs={"sp": "source.detach().to_sparse()"})
+    ex = execute(program, leaf_case(), subject="sp")
+    observed = REGISTRY["sparse_untouched"].observe(ex)
+    assert observed.value is False and "values" in observed.detail
+    program = parse_program(program="sp.sparse_resize_((3, 4), 2, 0)\nresult = sp",
+                            inputs={"sp": "source.detach().to_sparse()"})
+    assert REGISTRY["sparse_untouched"].observe(execute(program, leaf_case(), subject="sp")).value is False
+
+
 def test_every_check_has_a_selftest():
-    covered = {name for name, _, _ in CASES} | {"retains_grad", "raises", "warns"}
+    covered = {name for name, _, _ in CASES} | {"retains_grad", "raises", "warns", "sparse_untouched"}
     trivial = {"shape", "device", "layout", "is_conj", "is_neg", "is_pinned"}  # plain attribute reads
     assert set(REGISTRY) - covered - trivial == set()
 
@@ -271,3 +322,22 @@ def test_a_program_that_fails_midway_leaves_torch_future_as_it_was():
     ex = execute(program, leaf_case())
     assert ex.error and ex.error[0] == "AttributeError"
     assert torch.__future__.get_swap_module_params_on_conversion() is False
+
+
+def test_tmp_file_is_a_fresh_path_printed_and_removed():
+    """A program that names `tmp_file` gets a path in a new directory, bound first (an input may use it) and printed
+    as it ran; the directory is gone once the program has run, and what was mapped from the file stays readable."""
+    import os
+
+    from copysuite.programs import TMP_FILE_LINE
+    program = parse_program(program="torch.save(source.detach(), tmp_file)\n"
+                                    "result = torch.load(tmp_file, weights_only=True, mmap=True)")
+    assert program.tmp_file and program.input_names[:2] == ("source", "tmp_file")
+    assert program.input_lines()[0] == TMP_FILE_LINE and "import tempfile" in program.modules_used()
+    ex = execute(program, leaf_case())
+    path = ex.namespace["tmp_file"]
+    assert ex.error is None and not os.path.exists(os.path.dirname(path))
+    assert REGISTRY["values_equal"].observe(ex).value
+    assert not parse_program(call="source.clone()").tmp_file
+    with pytest.raises(Exception, match="never assigns it"):
+        parse_program(program="tmp_file = 'x'\nresult = source")

@@ -71,3 +71,13 @@ def test_cells_that_cannot_run_here_are_listed_not_collected(tmp_path, capsys):
             assert f"not collected: 1 cells: no {name} device" in stdout
     ran = 4 - sum(bool(device_skip_reason(d)) for d in ("cuda", "mps"))
     assert f"{ran} passed in" in stdout and "skipped" not in stdout.splitlines()[-1], stdout
+
+
+@pytest.mark.parametrize("available, count, reason", [
+    (False, 0, "no CUDA device"), (True, 1, "needs 2 CUDA devices (found 1)"), (True, 2, None)])
+def test_two_cuda_says_why_it_is_missing(monkeypatch, available, count, reason):
+    """`needs: [two_cuda]` (an entry that moves between two GPUs) is skipped with the reason, never run on one."""
+    import torch
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: available)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: count)
+    assert device_skip_reason("two_cuda") == reason
