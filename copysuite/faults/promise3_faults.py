@@ -39,7 +39,10 @@ if _set_default_mmap_options is not None:   # 2.4+: the switch this fault turns
 
 @fault("reshape_multidim_copies", "reshape() to a shape of two or more dims always copies, even where a view is "
        "possible", entries=["reshape:merge_last", "reshape:reversed_shape"],
-       expected=[("reshape:merge_last", "view_or_contiguous_copy"), ("reshape:reversed_shape", "view_or_contiguous_copy")])
+       expected=[("reshape:merge_last", "view_or_contiguous_copy"), ("reshape:reversed_shape", "view_or_contiguous_copy")],
+       harness_contact=("strategies/cases.py:build",),
+       contact_note="Case.build runs the printed input code, `source.copy_(flat.reshape(shape))`: a contiguous copy of "
+                    "the flat values has the same values, which copy_ writes into the source")
 def _():
     def reshape(self, *shape):
         out = _reshape(self, *shape)
@@ -69,7 +72,10 @@ def _():
 @fault("to_other_ignores_copy", "to(other, copy=True) returns the tensor itself when it already has other's dtype "
        "and device", entries=["to:other_copy"],
        expected=[("to:other_copy", "same_object"), ("to:other_copy", "shares_storage"),
-                 ("to:other_copy", "writes_through")])
+                 ("to:other_copy", "writes_through")],
+       harness_contact=("strategies/cases.py:build",),
+       contact_note="Case.build runs the printed input code, `flat = torch.tensor([...]).to(dtype)`: a dtype, not a "
+                    "tensor, so the replacement passes the call through unchanged")
 def _():
     def to(self, *args, **kwargs):
         if args and isinstance(args[0], torch.Tensor) and kwargs.get("copy"):
@@ -80,7 +86,10 @@ def _():
 
 @fault("to_cast_contiguous", "to(dtype) ignores its default memory_format=torch.preserve_format: the cast copy is "
        "always contiguous", entries=["to:float64.preserve_format"],
-       expected=[("to:float64.preserve_format", "strides")])
+       expected=[("to:float64.preserve_format", "strides")],
+       harness_contact=("strategies/cases.py:build",),
+       contact_note="Case.build runs the printed input code, `flat = torch.tensor([...]).to(dtype)`: `flat` is 1-d and "
+                    "contiguous, so a contiguous cast has the strides a preserving one would")
 def _():
     def to(self, *args, **kwargs):
         if args and isinstance(args[0], torch.dtype) and "memory_format" not in kwargs:
