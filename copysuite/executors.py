@@ -125,6 +125,7 @@ class Executor:
         if self.compiled:
             _raise_recompile_limit()
             _skip_guard_latency_probe()
+            _disable_compile_caches()
         ns = programs.namespace()
         exec(compile("\n".join(self.define_lines(program, fullgraph)), f"{program.filename} ({self.name})", "exec"), ns)  # noqa: S102
         return {name: ns[name] for name in ("program", "Program") if name in ns}
@@ -229,6 +230,20 @@ def _skip_guard_latency_probe() -> None:
 def no_guard_latency(*args, **kwargs) -> float:
     """In place of dynamo's profile_guard_manager: no latency measured."""
     return 0.0
+
+
+def _disable_compile_caches() -> None:
+    """Turn off inductor's FX graph cache and AOTAutograd's cache (on by default from 2.6 and 2.8), in memory and on
+    disk: their keys do not tell an input's storage size and offset apart, so a graph compiled for one case served
+    another, and what a case observed depended on what the process (or an earlier run on the machine) had compiled
+    before: `compiled.overlapping_views:offset` raised, held or failed in inductor's own code depending on the draw
+    (docs/compile.md). Every compile is then a real one, as for the first case of a cold machine."""
+    import torch._functorch.config as functorch_config
+    import torch._inductor.config as inductor_config
+    for module, name in ((inductor_config, "fx_graph_cache"), (inductor_config, "fx_graph_remote_cache"),
+                         (functorch_config, "enable_autograd_cache")):
+        if getattr(module, name, None):
+            setattr(module, name, False)
 
 
 def _graphs_and_breaks() -> tuple[int, int]:
