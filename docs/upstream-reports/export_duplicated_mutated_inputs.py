@@ -1,0 +1,21 @@
+"""torch.export of a module that mutates one of two arguments that are the same tensor (or overlapping views of one):
+export refuses it before 2.6 ("Encountered duplicated inputs that are mutated in the graph you are trying to export.
+This functionality is currently not supported"; aot_autograd's export path bans it "for now"); from 2.6, export
+traces the non-functional training IR and the program exports and runs as eagerly. Run with torch 2.2.2 or 2.4.1."""
+import torch
+
+
+class Program(torch.nn.Module):
+    def forward(self, a, b):
+        a.mul_(2)
+        return b
+
+
+source = torch.arange(6.0)
+print(f"eager    torch {torch.__version__}: result is b: {Program()(source, source) is source}")
+source = torch.arange(6.0)
+try:
+    m = torch.export.export(Program(), (source, source)).module()
+    print(f"export   torch {torch.__version__}: ok, result is b: {m(source, source) is source}")
+except Exception as e:                        # noqa: BLE001
+    print(f"export   torch {torch.__version__}: {type(e).__name__}: {str(e).strip().splitlines()[0][:160]}")

@@ -1,0 +1,17 @@
+"""Tensor.type(str) on a complex tensor inside a compiled function: dynamo raises InternalTorchDynamoError
+(StopIteration): its `method_type` looks the dtype up in a table without complex types. Eager returns the tensor.
+Every torch release with dynamo (2.2.2 ... 2.14.1), any backend."""
+import torch
+
+
+def program(t):
+    return t.type(t.type())
+
+
+for name, fn in [("eager", program), ("compile", torch.compile(program, backend="eager", fullgraph=True))]:
+    t = torch.ones(2, dtype=torch.complex64)
+    try:
+        r = fn(t)
+        print(f"{name:8s} torch {torch.__version__}: ok, {r.dtype}, same object {r is t}")
+    except Exception as e:                    # noqa: BLE001
+        print(f"{name:8s} torch {torch.__version__}: {type(e).__name__}: {str(e).splitlines()[0][:160]}")
