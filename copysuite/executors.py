@@ -236,7 +236,7 @@ def _disable_compile_caches() -> None:
     """Turn off inductor's FX graph cache and AOTAutograd's cache (on by default from 2.6 and 2.8), in memory and on
     disk: their keys do not tell an input's storage size and offset apart, so a graph compiled for one case served
     another, and what a case observed depended on what the process (or an earlier run on the machine) had compiled
-    before: `compiled.overlapping_views:offset` raised, held or failed in inductor's own code depending on the draw
+    before: `compiled.overlapping_views` (a parameter over an offset base) raised, held or failed in inductor's own code depending on the draw
     (docs/compile.md). Every compile is then a real one, as for the first case of a cold machine."""
     import torch._functorch.config as functorch_config
     import torch._inductor.config as inductor_config
