@@ -15,6 +15,7 @@ from copysuite.checks import REGISTRY
 from copysuite.outcomes import OutcomeRecorder
 from copysuite.plan import Cell, SelectionError, plan_cells
 from copysuite.specs import SPEC_DIR, SpecError, load_specs
+from copysuite.quick_exit import pytest_unconfigure  # noqa: F401 - a hook: xdist workers skip the interpreter teardown
 from copysuite.watchdog import pytest_timeout_set_timer  # noqa: F401 - a hook: one timer thread per process
 from strategies.devices import device_skip_reason
 from strategies.space import EXECUTIONS
