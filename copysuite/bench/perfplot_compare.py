@@ -1,12 +1,13 @@
 """Optional measurement: the 5 tensor-copy idioms of article 000 over 2**0 ... 2**14, timed twice by perfplot (as
-the article did) and twice by our pytest-benchmark suite (copysuite.bench.run: 3 fresh processes, rounds pooled);
-prints the wall times and how well each tool's two runs agree (each perfplot run in a fresh process too).
+the article did) and twice by our pytest-benchmark suite (copysuite.bench.run: 3 fresh processes that start together
+and time in turns, rounds pooled), alternately, perfplot first; prints the wall times and how well each tool's two
+runs agree (each perfplot run in a fresh process too).
 
     .venv/bin/pip install -r requirements-bench.txt     # perfplot is listed there for this script only
     .venv/bin/python -m copysuite.bench.perfplot_compare [--out results/bench/perfplot]
 
-Issue 4 asks: our full grid takes no more than twice perfplot's time, and our medians agree within 5% between
-two runs for sizes of 64 KiB and more (float32: 2**14 elements). perfplot's own two runs (its minimum, a fresh
+Issue 13 asks: our grid takes no more wall time than perfplot needs for it (issue 4 allowed twice), and (issue 4)
+our medians agree within 5% between two runs for sizes of 64 KiB and more (float32: 2**14 elements). perfplot's own two runs (its minimum, a fresh
 process each) are shown beside ours as the machine's reference; docs/benchmarks.md has what limits both.
 """
 from __future__ import annotations
@@ -68,8 +69,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="results/bench/perfplot")
     parser.add_argument("--processes", type=int, default=3, help="fresh processes per run of ours (default 3)")
-    parser.add_argument("--max-time", type=float, default=0.05,
-                        help="seconds per benchmark over all processes (default 0.05)")
+    # 0.03: our two runs agree as well as at 0.05 (3.8-4.7% against 4.1-4.8% at 64 KiB, in alternating runs of both,
+    # docs/benchmarks.md) in 0.8x perfplot.bench's time where 0.05 took 1.0x
+    parser.add_argument("--max-time", type=float, default=0.03,
+                        help="seconds per benchmark over all processes (default 0.03)")
     parser.add_argument("--perfplot-json", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.perfplot_json:
