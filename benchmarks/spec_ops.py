@@ -47,8 +47,12 @@ def bound(entry: Entry, source: torch.Tensor):
 
 
 def load_spec_ops() -> list[SpecOp]:
+    """One op per distinct program text. Programs that name `tmp_file` (torch.load(mmap=True) of a file) are left
+    out: they would time the file system, and each bind would leave its temporary file behind."""
     ops: dict[str, SpecOp] = {}
     for entry in load_specs().entries:
+        if entry.program.tmp_file:
+            continue
         text = entry.program.text
         if text in ops:
             ops[text].entries.append(entry)

@@ -50,3 +50,13 @@ def test_only_the_candidates_processes_get_the_candidate_env():
         collect("A", "B", 4, [], env={"FIXED": "1"}, candidate_env={"SLOW": "1.1"}, log=lambda *_: None)
     assert [p for p, _ in seen] == ["A", "B", "B", "A", "A", "B", "B", "A"]
     assert all(env == ({"FIXED": "1"} if p == "A" else {"FIXED": "1", "SLOW": "1.1"}) for p, env in seen), seen
+
+
+def test_the_timed_spec_ops_leave_out_programs_that_write_a_file():
+    """Programs that name tmp_file (torch.load(mmap=True)) would time the file system and leave a file per bind."""
+    from benchmarks.spec_ops import load_spec_ops
+    from copysuite.specs import load_specs
+
+    assert any(e.program.tmp_file for e in load_specs().entries)
+    ops = load_spec_ops()
+    assert ops and not any(e.program.tmp_file for op in ops for e in op.entries)
