@@ -173,13 +173,20 @@ def parse_program(*, call=None, program=None, inputs=None, first_call=None, file
         input_trees.append(_parse(expr, "eval", f"inputs.{name}"))
         _check(input_trees[-1], known, f"inputs.{name}")
         known.add(name)
-    first_trees = []
+    first_trees, first_known = [], set(MODULES) | set(BUILTINS) | {SOURCE}
+    order = [SOURCE, TMP_FILE] + [name for name, _ in inputs]   # the order of the first call's arguments
     for name, expr in (first_call or {}).items():
         if name not in known - set(MODULES) - set(BUILTINS) or not isinstance(expr, str):
             raise ProgramError(f"first_call.{name}", f"names an input (source or one of `inputs`) and gives it a "
                                                      f"Python expression over `source`, got {name!r}: {expr!r}")
+        if any(order.index(later) < order.index(name) for later in list(first_call)[len(first_trees) + 1:]
+               if later in order):
+            raise ProgramError(f"first_call.{name}", "lists the inputs in the order of the function's arguments "
+                                                     f"({', '.join(n for n in order if n != TMP_FILE)}): a name one binds, a later one reads")
         first_trees.append(_parse(expr, "eval", f"first_call.{name}"))
-        _check(first_trees[-1], set(MODULES) | set(BUILTINS) | {SOURCE}, f"first_call.{name}")
+        _check(first_trees[-1], first_known, f"first_call.{name}", also=(ast.NamedExpr,))
+        # `(w := EXPR)` binds w for the arguments after it: one tensor and its views in one call (f(w, w[1:]))
+        first_known |= {n.target.id for n in ast.walk(first_trees[-1]) if isinstance(n, ast.NamedExpr)}
     if call is not None:
         _parse(call, "eval", "call")  # one expression, nothing else
         text, key = f"{RESULT} = {call.strip()}", "call"
@@ -215,10 +222,10 @@ def _parse(text: str, mode: str, key: str):
         raise ProgramError(key, f"not valid Python ({where}{exc.msg}): {text!r}") from None
 
 
-def _check(tree, names: set, key: str) -> None:
+def _check(tree, names: set, key: str, also: tuple = ()) -> None:
     for node in ast.walk(tree):
         line = f"line {node.lineno}: " if hasattr(node, "lineno") and isinstance(tree, ast.Module) else ""
-        if not isinstance(node, NODES):
+        if not isinstance(node, NODES + also):
             raise ProgramError(key, f"{line}{type(node).__name__} is not allowed in a spec program (allowed: "
                                     f"expressions, assignments, calls, indexing, `with`)")
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in names:

@@ -92,6 +92,12 @@ MALFORMED = {
     "before_check_of_a_variable": (program("copied = source.clone()\nresult = copied").replace(
         "{shares_storage: false}", "{'source_untouched[copied]': true}"), "op", "expect.source_untouched[copied]",
         "'copied' is a variable of the program"),
+    "first_call_reads_an_unbound_name": (program("result = b", "    inputs: {b: 'source[1:]'}\n    first_call: "
+                                         "{b: 'w[1:]'}\n"), "op", "first_call.b", "name 'w' is not allowed"),
+    "first_call_out_of_argument_order": (program("result = b", "    inputs: {b: 'source[1:]'}\n    first_call: "
+                                          "{b: 'w[1:]', source: '(w := source.clone())'}\n"), "op",
+                                         "first_call.b", "in the order of the function's arguments"),
+    "walrus_outside_first_call": (program("result = (w := source)"), "op", "program", "NamedExpr is not allowed"),
     "raises_of_an_input": (program("result = a", "    inputs: {a: source}\n").replace(
         "{shares_storage: false}", "{'raises[a]': null}"), "op", "expect.raises[a]", "about the call"),
 }
@@ -126,6 +132,15 @@ def test_a_program_with_two_aliased_inputs_loads(tmp_path):
     (entry,) = load(tmp_path).entries
     assert entry.program.input_lines() == ["a = source", "b = source"]
     assert entry.program.lines() == ["a.add_(1)", "result = b.view(-1)"]
+
+
+def test_a_first_call_binds_one_tensor_for_its_later_arguments(tmp_path):
+    """`first_call` may bind a name with `:=` in one argument and read it in the later ones: a fresh tensor and a
+    view of it, aliased, in one call."""
+    (tmp_path / "ok.yaml").write_text(program("result = b", "    inputs: {b: 'source[1:]'}\n    first_call: "
+                                              "{source: '(w := source.detach().clone())', b: 'w[1:]'}\n"))
+    (entry,) = load(tmp_path).entries
+    assert entry.program.first_call_args() == "(w := source.detach().clone()), w[1:]"
 
 
 def test_a_check_of_a_program_variable_is_planned_compiled_too(tmp_path):
