@@ -37,6 +37,11 @@ def load_runs(paths):
                 continue  # another JSON file in the directory (an older format, a benchmark)
             doc["_file"] = str(f)
             docs.append(doc)
+    majors = {}
+    for doc in docs:
+        majors.setdefault(doc["torch"], set()).add(numpy_major(doc))
+    for doc in docs:   # NumPy is a factor of a release only where runs with both majors exist
+        doc["_numpy_factor"] = len(majors[doc["torch"]]) > 1
     by_label = {}
     for doc in sorted(docs, key=lambda d: d["created"]):
         # runs of the same torch build merge, cell by cell, a later one winning (an eager run and a compiled one)
@@ -44,11 +49,20 @@ def load_runs(paths):
         cells = {c["id"]: c for c in merged["cells"]} | {c["id"]: c for c in doc["cells"]}
         by_label[run_label(doc)] = {**merged, **{k: v for k, v in doc.items() if k != "cells"},
                                     "cells": list(cells.values()), "_runs": merged["_runs"] + 1}
-    return sorted(by_label.values(), key=lambda d: Version(d["torch"]))
+    return sorted(by_label.values(), key=lambda d: (Version(d["torch"]), numpy_major(d)))
+
+
+def numpy_major(doc) -> str:
+    return str(doc.get("numpy") or "").split(".")[0]
+
+
+def release(doc) -> str:
+    """A column's release: `2.13.0`, or `2.13.0 numpy 1` where runs of that torch with both NumPy majors exist."""
+    return outcome_format.torch_release(doc) + (f" numpy {numpy_major(doc)}" if doc.get("_numpy_factor") else "")
 
 
 def run_label(doc) -> str:
-    return f"torch {doc['torch']}"
+    return f"torch {doc['torch']}" + (f" numpy {numpy_major(doc)}" if doc.get("_numpy_factor") else "")
 
 
 def place(r) -> str:
@@ -98,7 +112,7 @@ def markdown(runs, machine, generated) -> str:
     cols = columns(runs)
     rows, cells = table(runs)
     tot = totals(cols, cells)
-    head = [f"{outcome_format.torch_release(runs[i])} {d}" for i, d in cols]
+    head = [f"{release(runs[i])} {d}" for i, d in cols]
     lines = [
         "# Conformance matrix", "",
         f"Generated {generated} by `python -m copysuite matrix` on {machine}, from "

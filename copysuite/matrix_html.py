@@ -12,7 +12,7 @@ import html
 from collections import Counter
 
 from copysuite import outcome_format
-from copysuite.matrix import SYMBOL, WORD, columns, device_notes, table
+from copysuite.matrix import SYMBOL, WORD, columns, device_notes, release, table
 
 esc = html.escape
 STYLE = """
@@ -47,9 +47,9 @@ def _head(runs, cols) -> str:
     out = []
     for k, (i, where) in enumerate(cols):
         device, _, execution = where.partition(" ")
-        release = esc(outcome_format.torch_release(runs[i]))
-        out.append(f'<th class="c{k}" data-col="{k}" data-release="{release}" data-device="{esc(device)}" '
-                   f'data-execution="{esc(execution or "eager")}">{release}<br>{esc(where)}</th>')
+        name = esc(release(runs[i]))
+        out.append(f'<th class="c{k}" data-col="{k}" data-release="{name}" data-device="{esc(device)}" '
+                   f'data-execution="{esc(execution or "eager")}">{name}<br>{esc(where)}</th>')
     return "".join(out)
 
 
@@ -109,7 +109,7 @@ def _filters(runs, cols) -> str:
     axes = {"release": [], "device": [], "execution": []}
     for i, where in cols:
         device, _, execution = where.partition(" ")
-        for axis, value in (("release", outcome_format.torch_release(runs[i])), ("device", device),
+        for axis, value in (("release", release(runs[i])), ("device", device),
                             ("execution", execution or "eager")):
             if value not in axes[axis]:
                 axes[axis].append(value)
@@ -128,7 +128,7 @@ def _summary(runs) -> str:
             c = Counter(r["outcome"] for r in d["cells"] if r["execution"] == e)
             tds.append(f"<td>{c['passed']} / {c['failed']} / {c['diverged']} / {c['skipped']}</td>" if c else
                        "<td>-</td>")
-        body.append(f"<tr><td class='row'>{esc(d['torch'])} (python {esc(d['python'])}, "
+        body.append(f"<tr><td class='row'>{esc(d['torch'])} (python {esc(d['python'])}, numpy {esc(d.get('numpy'))}, "
                     f"{esc(d.get('hypothesis_profile', '?'))})</td>{''.join(tds)}</tr>")
     return (f"<table><thead><tr><th>release</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
             "<p>Each cell: held / failed / diverged (a known upstream bug or a by-design difference of a compiler, "
@@ -148,11 +148,14 @@ def page(runs, machine, generated) -> str:
                      f"</details>" for e, rs in entries.items())
     notes = "".join(f"<li>{esc(n)}</li>" for n in device_notes(runs, cols))
     legend = " · ".join(f"{SYMBOL[k]} {WORD[k]}" for k in WORD)
+    both = sorted({outcome_format.torch_release(d) for d in runs if d.get("_numpy_factor")})
+    sources = f"{len({d['torch'] for d in runs})} releases" + (
+        f" ({', '.join(both)} run with NumPy 1 and with NumPy 2: a column group each)" if both else "")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Copy-semantics conformance matrix</title>
 <style>{STYLE}</style></head><body>
 <h1>Copy-semantics conformance matrix</h1>
-<p>Generated {esc(generated)} on {esc(machine)} from {len(runs)} releases. {esc(legend)}; hover a cell for the skip
+<p>Generated {esc(generated)} on {esc(machine)} from {esc(sources)}. {esc(legend)}; hover a cell for the skip
 reason, the failure or the divergence.</p>
 <ul>{notes}</ul>
 <h2>Per release and execution</h2>

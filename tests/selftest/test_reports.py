@@ -134,6 +134,21 @@ def test_matrix_cells_and_totals(tmp_path):
     assert 'data-axis="release" value="2.12.1"' in html and "issues 170819" in html  # a filter; the gate's evidence
 
 
+def test_numpy_is_a_factor_of_a_release_only_where_both_majors_ran(tmp_path):
+    """Runs of one torch with NumPy 1 and NumPy 2 become two columns (`2.13.0 numpy 1`, `2.13.0 numpy 2`); a release
+    run with one NumPy stays one column, named by its torch alone."""
+    write(tmp_path, "a.json", {**doc("2.13.0", HELD), "numpy": "2.4.6"})
+    write(tmp_path, "b.json", {**doc("2.13.0", [HELD[0], cell(ASARRAY, "requires_grad", "failed",
+                                                              failure=mismatch(False, True))]), "numpy": "1.26.4"})
+    write(tmp_path, "c.json", {**doc("2.12.1", HELD), "numpy": "2.4.6"})
+    runs = matrix.load_runs([tmp_path])
+    assert [matrix.release(r) for r in runs] == ["2.12.1", "2.13.0 numpy 1", "2.13.0 numpy 2"]
+    md, page = tmp_path / "m.md", tmp_path / "m.html"
+    assert matrix.main([str(tmp_path), "--markdown", str(md), "--html", str(page)]) == 0
+    assert f"| {ASARRAY} | requires_grad | ✓ | ✗ | ✓ |" in md.read_text()
+    assert 'data-axis="release" value="2.13.0 numpy 1"' in page.read_text()
+
+
 NO_TORCH = "import sys; sys.modules['torch'] = None; from copysuite.__main__ import main; sys.exit(main(sys.argv[1:]))"
 
 
