@@ -56,13 +56,18 @@ def numpy_major(doc) -> str:
     return str(doc.get("numpy") or "").split(".")[0]
 
 
+def _numpy_part(doc) -> str:
+    """` numpy 1` where runs of that torch with both NumPy majors exist (load_runs marks them), else nothing."""
+    return f" numpy {numpy_major(doc)}" if doc.get("_numpy_factor") else ""
+
+
 def release(doc) -> str:
-    """A column's release: `2.13.0`, or `2.13.0 numpy 1` where runs of that torch with both NumPy majors exist."""
-    return outcome_format.torch_release(doc) + (f" numpy {numpy_major(doc)}" if doc.get("_numpy_factor") else "")
+    """A column's release: `2.13.0`, or `2.13.0 numpy 1`."""
+    return outcome_format.torch_release(doc) + _numpy_part(doc)
 
 
 def run_label(doc) -> str:
-    return f"torch {doc['torch']}" + (f" numpy {numpy_major(doc)}" if doc.get("_numpy_factor") else "")
+    return f"torch {doc['torch']}{_numpy_part(doc)}"
 
 
 def place(r) -> str:

@@ -173,16 +173,20 @@ def parse_program(*, call=None, program=None, inputs=None, first_call=None, file
         input_trees.append(_parse(expr, "eval", f"inputs.{name}"))
         _check(input_trees[-1], known, f"inputs.{name}")
         known.add(name)
-    first_trees, first_known = [], set(MODULES) | set(BUILTINS) | {SOURCE}
-    order = [SOURCE, TMP_FILE] + [name for name, _ in inputs]   # the order of the first call's arguments
-    for name, expr in (first_call or {}).items():
+    first_call = first_call or {}
+    for name, expr in first_call.items():
         if name not in known - set(MODULES) - set(BUILTINS) or not isinstance(expr, str):
             raise ProgramError(f"first_call.{name}", f"names an input (source or one of `inputs`) and gives it a "
                                                      f"Python expression over `source`, got {name!r}: {expr!r}")
-        if any(order.index(later) < order.index(name) for later in list(first_call)[len(first_trees) + 1:]
-               if later in order):
+    order = [SOURCE, TMP_FILE] + [name for name, _ in inputs]   # the order of the first call's arguments
+    listed = list(first_call)
+    for name, after in zip(listed, listed[1:]):
+        if order.index(name) > order.index(after):
             raise ProgramError(f"first_call.{name}", "lists the inputs in the order of the function's arguments "
-                                                     f"({', '.join(n for n in order if n != TMP_FILE)}): a name one binds, a later one reads")
+                                                     f"({', '.join(n for n in order if n != TMP_FILE)}): a name one "
+                                                     f"binds, a later one reads")
+    first_trees, first_known = [], set(MODULES) | set(BUILTINS) | {SOURCE}
+    for name, expr in first_call.items():
         first_trees.append(_parse(expr, "eval", f"first_call.{name}"))
         _check(first_trees[-1], first_known, f"first_call.{name}", also=(ast.NamedExpr,))
         # `(w := EXPR)` binds w for the arguments after it: one tensor and its views in one call (f(w, w[1:]))
@@ -203,7 +207,7 @@ def parse_program(*, call=None, program=None, inputs=None, first_call=None, file
         raise ProgramError(key, f"{TMP_FILE!r} is the harness's fresh file path: a program reads it, never assigns it")
     names = {n.id for t in (tree, *input_trees) for n in ast.walk(t) if isinstance(n, ast.Name)}
     return Program(text=text, inputs=inputs, filename=filename, key=key, tree=tree, input_trees=tuple(input_trees),
-                   first_call=tuple((first_call or {}).items()), first_call_trees=tuple(first_trees),
+                   first_call=tuple(first_call.items()), first_call_trees=tuple(first_trees),
                    tmp_file=TMP_FILE in names,
                    code=compile(tree, filename, "exec"),
                    input_code=compile(input_text(inputs), filename + " inputs", "exec"))
