@@ -1,9 +1,10 @@
 """The change log of copy semantics across torch releases, generated from the version gates in specs/ (imports no
 torch).
 
-Every `versions` gate of an expectation, every entry's `applies.torch` range and the torch range of every known
-divergence (`diverges`) is a declared change: this lists them by the release where the behaviour changes, with the
-old and new value (or the divergence), the conditions, the evidence and the spec file.
+Every `versions` gate of an expectation, every entry's `applies.torch` range, the torch range of every known
+divergence (`diverges`) and every device a compiled backend handles only from some release
+(strategies.space.BACKEND_DEVICES) is a declared change: this lists them by the release where the behaviour
+changes, with the old and new value (or the divergence), the conditions, the evidence and the spec file.
 
     python -m copysuite changelog --output docs/changelog.md
 """
@@ -14,7 +15,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from copysuite.declared import release_changes, summarize
+from copysuite.declared import backend_device_changes, release_changes, summarize
 from copysuite.specs import SPEC_DIR, load_specs
 
 
@@ -23,7 +24,8 @@ def render(items) -> str:
     for release, line in items:
         by_release[release].append(line)
     out = ["# Copy semantics across torch releases", "",
-           "Generated from the version gates and the known divergences of compiled executions in `specs/` by",
+           "Generated from the version gates and the known divergences of compiled executions in `specs/`, and the",
+           "devices a compiler backend supports from some release (`strategies/space.py`), by",
            "`python -m copysuite changelog`; do not edit by hand. Each line names the spec entry that records the",
            "change, the check, the value before → after (or where a compiled execution diverges from eager, and",
            "since when), and the upstream evidence. A release is listed as the first one (among those the gates",
@@ -40,7 +42,7 @@ def main(argv=None) -> int:
     ap.add_argument("--output", help="write Markdown here (default: stdout)")
     ap.add_argument("--specs", default=str(SPEC_DIR), help="the spec directory (default: the suite's)")
     args = ap.parse_args(argv)
-    text = render(release_changes(summarize(load_specs(Path(args.specs)).entries)))
+    text = render(release_changes(summarize(load_specs(Path(args.specs)).entries)) + backend_device_changes())
     if args.output:
         Path(args.output).write_text(text)
         print(f"wrote {args.output}")

@@ -12,6 +12,7 @@ from packaging.version import Version
 
 from copysuite import expectations
 from copysuite.expectations import KNOWN_RELEASES, Choice
+from strategies.space import BACKEND_DEVICES, EXECUTIONS
 
 
 def summarize(entries) -> dict:
@@ -77,6 +78,18 @@ def _boundaries(specifier_texts):
         for spec in SpecifierSet(text, prereleases=True):
             out.add(Version(spec.version.replace(".*", "")))
     return sorted(out)
+
+
+def backend_device_changes() -> list[tuple]:
+    """(release, Markdown line) for every device a compiled backend handles only from some release
+    (strategies.space.BACKEND_DEVICES): its cells run from that release, and are skipped before it."""
+    items = []
+    for (backend, device), (torch_range, evidence) in sorted(BACKEND_DEVICES.items()):
+        executions = ", ".join(f"`{e}`" for e in EXECUTIONS if e.startswith(f"compile.{backend}"))
+        for spec in SpecifierSet(torch_range):
+            items.append((Version(spec.version), f"{executions} on `{device}`: checked from this release "
+                                                 f"(torch{torch_range}; skipped before) — evidence: {evidence}"))
+    return items
 
 
 AOT_EXECUTIONS = {"compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic"}

@@ -34,9 +34,10 @@ import time
 from dataclasses import dataclass
 
 import torch
+from packaging.specifiers import SpecifierSet
 
-from copysuite import programs
-from strategies.space import EXECUTIONS, dtype_class
+from copysuite import bind, programs
+from strategies.space import BACKEND_DEVICES, EXECUTIONS, dtype_class
 
 # dynamo recompiles a function whose guards fail; past its limit (8 per function) it would silently run the frame
 # eagerly, or fail it under fullgraph, and an accumulated limit counts a whole process's recompiles on some releases
@@ -56,10 +57,10 @@ class Executor:
     def compiled(self) -> bool:
         return self.transform == "compile"
 
-    def skip_reason(self, *, ask_dynamo: bool = True) -> str | None:
-        """Why this execution cannot run with the installed torch, or None. Whether dynamo runs on this Python is known
-        only by importing it (1-2 s): `ask_dynamo=False` leaves that out, for the plan of a process that may compile
-        nothing (a test asks again before it runs)."""
+    def skip_reason(self, device: str | None = None, *, ask_dynamo: bool = True) -> str | None:
+        """Why this execution cannot run with the installed torch (on `device`, when given), or None. Whether dynamo
+        runs on this Python is known only by importing it (1-2 s): `ask_dynamo=False` leaves that out, for the plan
+        of a process that may compile nothing (a test asks again before it runs)."""
         if self.transform is None:
             return None
         if self.transform == "functionalize":
@@ -75,7 +76,15 @@ class Executor:
             return f"{self.name}: {unsupported}"
         if self.backend == "inductor" and not _cxx():
             return f"{self.name}: no C++ compiler found (g++, c++ or clang++ on PATH): inductor on CPU needs one"
-        return None
+        return self._device_skip_reason(device)
+
+    def _device_skip_reason(self, device: str | None) -> str | None:
+        """Why this backend cannot compile for `device` on the installed torch (strategies.space.BACKEND_DEVICES)."""
+        gate = BACKEND_DEVICES.get((self.backend, device))
+        if gate is None or bind.TORCH_VERSION in SpecifierSet(gate[0], prereleases=True):
+            return None
+        return (f"{self.name} on {device} needs torch{gate[0]} (installed: {bind.TORCH_VERSION.public}): "
+                f"{gate[1]}")
 
     def define_lines(self, program, fullgraph: bool = True) -> list[str]:
         """The lines that define what runs the program (none as written): a function (compiled or functionalized),

@@ -54,7 +54,8 @@ class Cell:
 
     def skip_reason(self, *, ask_dynamo: bool = True) -> str | None:
         """Why the cell cannot run here, or None (`ask_dynamo`: see copysuite.executors.Executor.skip_reason)."""
-        return bind.skip_reason(self.entry, self.device) or EXECUTORS[self.execution].skip_reason(ask_dynamo=ask_dynamo)
+        return (bind.skip_reason(self.entry, self.device)
+                or EXECUTORS[self.execution].skip_reason(self.device, ask_dynamo=ask_dynamo))
 
     def space(self) -> dict:
         """The arguments of strategies.cases.cases for this cell."""

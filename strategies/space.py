@@ -36,6 +36,15 @@ EXECUTIONS = ("eager", "compile.eager", "compile.aot_eager", "compile.aot_eager.
 # Function transforms for tensor programs, not for NumPy, Python values, the copy protocols or autograd state
 # changes: they apply only to the entries that name them in `applies.executions` (specs/compiled.yaml).
 NAMED_ONLY_EXECUTIONS = ("functionalize", "export")
+# Devices a torch.compile backend handles only from some release, as data the executors (which skip the cells before
+# it, with the evidence as the reason) and the change log share: (backend, device) -> (torch specifier, evidence).
+BACKEND_DEVICES = {
+    ("inductor", "meta"): (
+        ">=2.8",
+        "issue 144607, fixed by PR 150137 ('Ignore meta ops in inductor'): before it inductor fails on graphs of "
+        "meta tensors ('Device meta not supported' on 2.2; from 2.4, PR 123786, only graphs that need no kernel "
+        "compile, others fail with 'Unsupported device type: meta' or an error inside the scheduler)"),
+}
 
 # Every dtype a spec may mention, by torch attribute name. A name absent from the installed torch (uint16 before 2.3,
 # the float8 family before 2.1, ...) is simply not available, never an error.

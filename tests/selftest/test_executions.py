@@ -10,7 +10,9 @@ from unittest import mock
 import pytest
 import torch
 
-from copysuite import executors
+from packaging.version import Version
+
+from copysuite import bind, executors
 from copysuite.checks import REGISTRY
 from copysuite.conformance import expected_failure
 from copysuite.failures import ConformanceFailure
@@ -99,6 +101,21 @@ def test_why_an_execution_cannot_run_is_said(monkeypatch):
     monkeypatch.setattr(torch, "export", None, raising=False)   # before 2.1
     assert "torch.func.functionalize needs torch>=2.0" in executors.EXECUTORS["functionalize"].skip_reason()
     assert "torch.export.export needs torch>=2.1" in executors.EXECUTORS["export"].skip_reason()
+
+
+@pytest.mark.parametrize("installed, skipped", [("2.2.2", True), ("2.6.0", True), ("2.8.0", False), ("2.14.1", False)])
+def test_inductor_on_meta_is_skipped_with_its_evidence_before_the_release_that_compiles_it(monkeypatch, installed,
+                                                                                           skipped):
+    monkeypatch.setattr(bind, "TORCH_VERSION", Version(installed))
+    meta_cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["clone"], devices=["meta"],
+                                           executions=["compile.inductor.dynamic"]))
+    with mock.patch.object(executors, "_dynamo_unsupported", lambda: None), \
+            mock.patch.object(executors, "_cxx", lambda: "g++"), mock.patch.object(torch, "compile", print):
+        reason = meta_cell.skip_reason()
+        assert (reason is not None) == skipped, reason
+        assert not skipped or ("issue 144607" in reason and f"installed: {installed}" in reason)
+        assert executors.EXECUTORS["compile.inductor"].skip_reason("cpu") is None
+        assert executors.EXECUTORS["compile.aot_eager"].skip_reason("meta") is None
 
 
 def failure(observed, detail=None):

@@ -171,6 +171,15 @@ def test_report_tools_run_without_torch(tmp_path, command):
     assert probe.returncode != 0, "the no-torch harness does not block torch"
 
 
+def test_the_change_log_lists_a_backends_device_from_the_release_that_supports_it(tmp_path):
+    """strategies.space.BACKEND_DEVICES (inductor on meta from 2.8) is a declared change, at that release."""
+    from copysuite.changelog import main
+    main(["--output", str(tmp_path / "c.md")])
+    section = (tmp_path / "c.md").read_text().split("## torch 2.8")[1].split("\n## torch")[0]
+    line = next(line for line in section.splitlines() if "`compile.inductor.dynamic` on `meta`" in line)
+    assert "checked from this release" in line and "issue 144607" in line and "PR 150137" in line
+
+
 def test_a_repeat_ignores_memory_addresses_but_not_outcomes():
     """`gate --same`: two runs of one torch agree on a cell when only the addresses a failure quotes differ
     (id(), data pointers: they change every run); any other difference is flakiness."""
