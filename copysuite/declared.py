@@ -86,9 +86,11 @@ def backend_device_changes() -> list[tuple]:
     items = []
     for (backend, device), (torch_range, evidence) in sorted(BACKEND_DEVICES.items()):
         executions = ", ".join(f"`{e}`" for e in EXECUTIONS if e.startswith(f"compile.{backend}"))
-        for spec in SpecifierSet(torch_range):
-            items.append((Version(spec.version), f"{executions} on `{device}`: checked from this release "
-                                                 f"(torch{torch_range}; skipped before) — evidence: {evidence}"))
+        points = _boundaries([torch_range])
+        for prev, cur in zip(points, points[1:]):
+            if _covers(torch_range, prev) != _covers(torch_range, cur):
+                state = "checked from this release" if _covers(torch_range, cur) else "skipped from this release"
+                items.append((cur, f"{executions} on `{device}`: {state} (torch{torch_range}) — evidence: {evidence}"))
     return items
 
 
