@@ -5,7 +5,7 @@ CPU, `cpu compile.aot_eager` compiled with that backend). Cells: held / failed /
 / blank (not planned, e.g. value checks on meta). Totals per column. Markdown for the repo; the self-contained HTML
 page is copysuite/matrix_html.py. Outcome files of the same torch build merge (e.g. an eager and a compiled run).
 
-    python -m copysuite matrix results/ --markdown docs/matrix.md --html docs/matrix.html
+    python -m copysuite matrix results/ --markdown docs/matrix.md --html docs/matrix.html --screenshot docs/matrix.png
 """
 from __future__ import annotations
 
@@ -164,6 +164,7 @@ def main(argv=None) -> int:
     ap.add_argument("inputs", nargs="+", help="outcome JSON files or directories of them")
     ap.add_argument("--markdown", help="write the Markdown matrix here")
     ap.add_argument("--html", help="write the self-contained HTML page here")
+    ap.add_argument("--screenshot", metavar="PNG", help="with --html: the page's top in a headless Chromium")
     ap.add_argument("--machine", default=f"{platform.machine()} {platform.system()}, "
                                          f"{os.cpu_count()} cores")
     args = ap.parse_args(argv)
@@ -180,6 +181,11 @@ def main(argv=None) -> int:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             Path(path).write_text(text)
             print(f"wrote {path}")
+    if args.screenshot and args.html:
+        from copysuite import browser
+
+        browser.screenshot(args.html, args.screenshot)
+        print(f"wrote {args.screenshot}")
     failed = sum(r["outcome"] == "failed" for d in runs for r in d["cells"])
     print(f"{len(runs)} runs: " + ", ".join(d["torch"] for d in runs) + f"; {failed} failed cells")
     return 0

@@ -22,6 +22,8 @@ echo "matrix wall time: $(( $(date +%s) - start )) s (tox exit $status)"
 # report can always be rebuilt from the committed runs
 mkdir -p results/matrix
 for f in results/torch*.json; do [ -e "$f" ] && cp "$f" "results/matrix/tox-$(basename "$f")"; done
-.venv/bin/python -m copysuite matrix results/matrix --markdown docs/matrix.md --html docs/matrix.html || status=1
+shot=(); command -v chromium >/dev/null && shot=(--screenshot docs/matrix.png)   # a headless Chromium, if any
+.venv/bin/python -m copysuite matrix results/matrix --markdown docs/matrix.md --html docs/matrix.html "${shot[@]}" \
+    || status=1
 .venv/bin/python -m copysuite changelog --output docs/changelog.md || status=1
 exit $status

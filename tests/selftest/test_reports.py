@@ -129,9 +129,7 @@ def test_matrix_cells_and_totals(tmp_path):
     text = md.read_text()
     assert f"| {ASARRAY} | requires_grad | ✓ | ✗ |" in text
     assert "| failed | 0 | 1 |" in text and "Rows whose outcome differs between columns (1)" in text
-    html = page.read_text()
-    assert "expected False, observed True" in html and "Rows that differ between releases (1)" in html
-    assert 'data-axis="release" value="2.12.1"' in html and "issues 170819" in html  # a filter; the gate's evidence
+    assert page.stat().st_size > 0   # its content: test_matrix_page.py
 
 
 def test_numpy_is_a_factor_of_a_release_only_where_both_majors_ran(tmp_path):
