@@ -1,0 +1,20 @@
+"""An in-place metadata change (transpose_, t_, unsqueeze_, as_strided_) on `t.detach()` inside a compiled function:
+eagerly the detached alias shares `t`'s version counter, so the change bumps `t._version` (autograd can tell that a
+saved `t` was altered); compiled with an AOTAutograd backend the counter does not move. Silent. Dynamo alone
+(backend="eager") keeps eager's behaviour. The direct `t.transpose_()` on a graph input is a graph break by design
+(issue 149907); on an alias made inside the function there is none. Closest: PR 100787 (that graph break), issue
+135441 (a data write through a view, not a metadata change)."""
+import torch
+
+
+def program(t):
+    t.detach().transpose_(0, 1)
+    return t
+
+
+for backend in ("eager (no compile)", "eager", "aot_eager"):
+    fn = program if backend.startswith("eager (") else torch.compile(program, backend=backend, fullgraph=True)
+    t = torch.zeros(2, 3)
+    before = t._version
+    fn(t)
+    print(f"{backend:18s} torch {torch.__version__}: t._version moved by {t._version - before}")
