@@ -168,6 +168,8 @@ def main(argv=None) -> int:
     ap.add_argument("--machine", default=f"{platform.machine()} {platform.system()}, "
                                          f"{os.cpu_count()} cores")
     args = ap.parse_args(argv)
+    if args.screenshot and not args.html:
+        ap.error("--screenshot takes a picture of the --html page: give --html too")
     runs = load_runs(args.inputs)
     if not runs:
         print(f"no outcome JSON ({outcome_format.FORMAT}) found in {args.inputs}", file=sys.stderr)
@@ -181,7 +183,7 @@ def main(argv=None) -> int:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             Path(path).write_text(text)
             print(f"wrote {path}")
-    if args.screenshot and args.html:
+    if args.screenshot:
         from copysuite import browser
 
         browser.screenshot(args.html, args.screenshot)

@@ -9,7 +9,7 @@ Checkboxes filter the columns by release, device and execution; the page's addre
 
 Ten releases x two devices x eight executions make about 170 columns and 400,000 cells: the page holds them as
 data (a letter per cell, each distinct hover text once); its script (`matrix_page.js`, inlined) finds the rows
-that differ among the columns shown and builds their tables, and an entry's table when its fold opens: 0.9 MB,
+that differ among the columns shown and builds their tables, and an entry's table when its fold opens: 1.0 MB,
 where one HTML cell per outcome made 20 MB (a headless Chromium's DOM of the whole page: 2.8 s against 5.8 s).
 """
 from __future__ import annotations
@@ -36,16 +36,6 @@ thead th { position: sticky; top: 0; background: #fff; } details { margin: .2em 
 """
 
 
-class Tips:
-    """The distinct hover texts of the page's cells (skip reasons, failures, divergences), each numbered once."""
-
-    def __init__(self):
-        self.index = {}
-
-    def number(self, text) -> int:
-        return self.index.setdefault(text, len(self.index))
-
-
 def _columns(runs, cols):
     """Each column's release, device and execution (the filters read them) and its header label (HTML)."""
     out = []
@@ -57,13 +47,15 @@ def _columns(runs, cols):
 
 
 def _row(row, cols, cells, tips):
-    """[entry, check, outcomes, tips]: a letter per column, the number of the hover text of each cell not held."""
+    """[entry, check, outcomes, tips]: a letter per column, the number of the hover text of each cell not held
+    (`tips`: text -> number, each distinct skip reason, failure or divergence numbered once)."""
     letters, numbers = [], []
     for c in cols:
         r = cells.get((*row, *c))
         letters.append(LETTER[r["outcome"]] if r else "-")
         if r and r["outcome"] != "passed":
-            numbers.append(tips.number((outcome_format.summary(r) or "")[:160]))
+            text = (outcome_format.summary(r) or "")[:160]
+            numbers.append(tips.setdefault(text, len(tips)))
     return [esc(row[0]), esc(row[1]), "".join(letters), numbers]
 
 
@@ -122,13 +114,15 @@ def _summary(runs) -> str:
 def page(runs, machine, generated) -> str:
     cols = columns(runs)
     rows, cells = table(runs)
-    why, tips = _evidence(runs), Tips()
+    why, tips = _evidence(runs), {}
     entries = {}
     for n, row in enumerate(rows):
         entries.setdefault(row[0], []).append(n)
+    declared = {n: why(r) for n, r in enumerate(rows)}
     data = {"columns": _columns(runs, cols), "rows": [_row(r, cols, cells, tips) for r in rows],
-            "evidence": {n: why(r) for n, r in enumerate(rows) if why(r)}}
-    data["tips"] = list(tips.index)
+            "evidence": {n: text for n, text in declared.items() if text},
+            "symbols": {LETTER[k]: SYMBOL[k] for k in LETTER}}
+    data["tips"] = list(tips)   # after the rows, which number them
     folded = "".join(f'<details data-rows="{ns[0]},{len(ns)}"><summary>{esc(e)} ({len(ns)} checks)</summary>'
                      f"</details>" for e, ns in entries.items())
     notes = "".join(f"<li>{esc(n)}</li>" for n in device_notes(runs, cols))

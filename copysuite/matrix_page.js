@@ -2,8 +2,8 @@
 // MATRIX.columns: one per release x device x execution, in order. MATRIX.rows: [entry, check, outcomes, tips]
 // in entry order, where outcomes has one letter per column (p held, f failed, d diverged, s skipped, - nothing
 // ran) and tips numbers the hover text (MATRIX.tips) of each cell that is not held, in order. MATRIX.evidence:
-// row number -> what its spec declares (version gates, ranges, known divergences). Names and evidence are HTML.
-const SYMBOL = {p: '✓', f: '✗', d: '⚠', s: '–'};
+// row number -> what its spec declares (version gates, ranges, known divergences). MATRIX.symbols: letter -> the
+// symbol shown (copysuite.matrix.SYMBOL). Names and evidence are HTML.
 const FIRST = 3;   // nth-child position of the first release column: after entry and check
 const AXES = ['release', 'device', 'execution'];
 const boxes = [...document.querySelectorAll('input[data-axis]')];
@@ -12,7 +12,7 @@ const sheet = document.head.appendChild(document.createElement('style'));
 function cellsHtml(row) {
   let t = 0;
   return [...row[2]].map(c => c === '-' ? '<td>' :
-    '<td class=' + c + (c === 'p' ? '' : ' data-t=' + row[3][t++]) + '>' + SYMBOL[c]).join('');
+    '<td class=' + c + (c === 'p' ? '' : ' data-t=' + row[3][t++]) + '>' + MATRIX.symbols[c]).join('');
 }
 
 function tableHtml(numbers, withEvidence) {

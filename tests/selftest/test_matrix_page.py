@@ -65,6 +65,7 @@ def test_the_browser_shows_the_rows_that_differ_between_releases(page):
     assert count(dom, "by-release") == "2" and count(dom, "by-execution") == "1"
     table = dom[dom.index('id="by-release"'):dom.index('id="by-execution"')]
     assert f">{ASARRAY}<" in table and ">clone<" in table and "issues 170819" in table
+    assert ">✗<" in table and ">✓<" in table and "undefined" not in table   # cells drawn with their symbols
     assert ">detach<" in dom[dom.index('id="by-execution"'):]
     assert not hidden_columns(dom)   # every column shown
 
