@@ -5,7 +5,7 @@ from unittest import mock
 
 import numpy as np
 
-from copysuite.bench.ab import collect, judge, markdown
+from copysuite.bench.ab import collect, gate, judge, markdown
 
 
 def pairs_of(base_seconds, factor, drift, noise=0.01, seed=1):
@@ -60,3 +60,45 @@ def test_the_timed_spec_ops_leave_out_programs_that_write_a_file():
     assert any(e.program.tmp_file for e in load_specs().entries)
     ops = load_spec_ops()
     assert ops and not any(e.program.tmp_file for op in ops for e in op.entries)
+
+
+def fake_workers(factor_of, burst_op=None):
+    """A run_worker stand-in: the candidate's op `op` takes factor_of[op] times the base's; through the first
+    collection only, `burst_op` is slowed in the candidate's processes by an episode of the host (30-60%: it is
+    flagged by noise). The calls' worker args are kept, to see what the re-timing asked for."""
+    calls, rng, bursts = [], np.random.default_rng(2), iter([1.3, 1.5, 1.4, 1.6])
+
+    def run(python, env, args):
+        calls.append(list(args))
+        retiming = "--ops" in args
+        ops = args[args.index("--ops") + 1].split(",") if retiming else list(factor_of)
+        burst = next(bursts) if python == "B" and not retiming else 1.0
+        return {op: list(1e-4 * (factor_of[op] if python == "B" else 1.0) * (burst if op == burst_op else 1.0)
+                         * (1 + 0.01 * rng.standard_normal(5))) for op in ops}
+    return run, calls
+
+
+def test_an_op_flagged_by_a_burst_of_the_host_is_retimed_alone_and_passes():
+    run, calls = fake_workers({"clone@2^20": 1.0, "view@2^10": 1.0}, burst_op="clone@2^20")
+    with mock.patch("copysuite.bench.ab.run_worker", run):
+        first, retimed, regressions = gate("A", "B", 4, [], threshold=1.05, log=lambda *_: None)
+    assert [v.op for v in first if v.regression] == ["clone@2^20"], first
+    assert [v.op for v in retimed] == ["clone@2^20"] and not retimed[0].regression, retimed
+    assert regressions == []
+    assert all(c[-2:] == ["--ops", "clone@2^20"] for c in calls[8:]) and len(calls) == 16, calls
+
+
+def test_a_real_slowdown_is_flagged_again_when_retimed_and_fails():
+    run, calls = fake_workers({"clone@2^20": 1.10, "view@2^10": 1.0})
+    with mock.patch("copysuite.bench.ab.run_worker", run):
+        first, retimed, regressions = gate("A", "B", 4, [], threshold=1.05, log=lambda *_: None)
+    assert [v.op for v in regressions] == ["clone@2^20"] and regressions[0] is retimed[0], (first, retimed)
+    text = markdown(first, 1.05, "# gate", retimed, regressions)
+    assert "1 of 2 ops regressed (1 flagged by the first pairs)" in text and "- clone@2^20: 1.09" in text
+
+
+def test_without_retiming_the_first_pairs_decide():
+    run, calls = fake_workers({"clone@2^20": 1.0, "view@2^10": 1.0}, burst_op="clone@2^20")
+    with mock.patch("copysuite.bench.ab.run_worker", run):
+        _, retimed, regressions = gate("A", "B", 4, [], threshold=1.05, retime=False, log=lambda *_: None)
+    assert retimed == [] and [v.op for v in regressions] == ["clone@2^20"] and len(calls) == 8
