@@ -65,8 +65,7 @@ def main(argv=None) -> int:
                 call()
             except Exception:  # noqa: BLE001, S112 - an op the spec expects to raise here is not timed
                 continue
-            timings[name] = rounds_of(slowed(call, SLOWDOWN, always=True), args.rounds,
-                                                                args.round_seconds)
+            timings[name] = rounds_of(slowed(call, SLOWDOWN, always=True), args.rounds, args.round_seconds)
     print(json.dumps(timings))
     return 0
 

@@ -128,9 +128,11 @@ def load_specs(directory: Path = SPEC_DIR, checks=None) -> SpecSet:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     key = (str(directory.resolve()), digest.hexdigest(), id(checks))
     if key not in _LOADED:  # the same texts load to the same entries (a warm process runs many sessions)
+        docs = [read_file(path) for path in files]
+        records = gather_records(docs)
         entries, seen = [], {}
-        for path in files:
-            for entry in load_file(path, checks):
+        for file, doc in docs:
+            for entry in entries_of(doc, file, checks, records):
                 if entry.id in seen:
                     raise SpecError(entry.file, entry.id, "id", f"duplicate id, first defined in {seen[entry.id]}")
                 seen[entry.id] = entry.file
@@ -140,6 +142,7 @@ def load_specs(directory: Path = SPEC_DIR, checks=None) -> SpecSet:
 
 
 _LOADED: dict = {}
+DIVERGENCE_REQUIRED = ("executions", "torch", "expect", "observed", "evidence")
 
 
 def label(path: Path) -> str:
@@ -147,7 +150,8 @@ def label(path: Path) -> str:
     return f"specs/{path.name}" if path.resolve().parent == SPEC_DIR.resolve() else str(path)
 
 
-def load_file(path: Path, checks=None) -> list[Entry]:
+def read_file(path: Path) -> tuple[str, dict]:
+    """(label, document) of one spec file, checked against the schema."""
     file, text = label(path), path.read_text()
     try:
         doc = yaml.load(text, Loader=SAFE_LOADER)
@@ -158,11 +162,29 @@ def load_file(path: Path, checks=None) -> list[Entry]:
     if not isinstance(doc, dict):
         raise SpecError(file, None, None, f"a spec file is a mapping with 'entries', got {type(doc).__name__}")
     _schema_check(doc, file, text)
+    return file, doc
+
+
+def gather_records(docs) -> dict:
+    """name -> the fields of a known-bug record, from every file's `records`: a bug several entries (in any file)
+    diverge by is written once and named in their `diverges` (`record: NAME`, with the fields that differ)."""
+    records, where = {}, {}
+    for file, doc in docs:
+        for name, fields in doc.get("records", {}).items():
+            if name in where:
+                raise SpecError(file, None, f"records.{name}", f"duplicate record, first defined in {where[name]}")
+            if "record" in fields:
+                raise SpecError(file, None, f"records.{name}", "a record names no other record")
+            records[name], where[name] = fields, file
+    return records
+
+
+def entries_of(doc, file, checks=None, records=None) -> list[Entry]:
     defaults = doc.get("defaults", {})
-    return [_entry(raw, defaults, file, checks) for raw in doc["entries"]]
+    return [_entry(raw, defaults, file, checks, records or {}) for raw in doc["entries"]]
 
 
-def _entry(raw, defaults, file, checks) -> Entry:
+def _entry(raw, defaults, file, checks, records) -> Entry:
     eid = raw["id"]
     if ("call" in raw) == ("program" in raw):
         raise SpecError(file, eid, None, "an entry has either `call` (an expression) or `program` (statements)")
@@ -181,15 +203,22 @@ def _entry(raw, defaults, file, checks) -> Entry:
             raise SpecError(file, eid, f"expect.{key}{exc.key}", exc.message) from None
         _check_key(key, expect[key], program, checks, file, eid)
         _check_gates_cover(expect[key], applies, f"expect.{key}", file, eid)
-    diverges = tuple(_divergence(d, expect, file, eid, i) for i, d in enumerate(raw.get("diverges", ())))
+    diverges = tuple(_divergence(d, expect, file, eid, i, records) for i, d in enumerate(raw.get("diverges", ())))
     program = program.with_returned(split_key(key)[1] for key in expect)   # compiled, it returns what is judged
     return Entry(id=eid, file=file, program=program, applies=applies, expect=expect, doc=raw.get("doc", ""),
                  seeds=tuple(raw.get("seeds", ())), note=raw.get("note", ""), diverges=diverges,
                  graph_breaks=raw.get("graph_breaks"))
 
 
-def _divergence(d, expect, file, eid, i) -> Divergence:
+def _divergence(d, expect, file, eid, i, records) -> Divergence:
     where = f"diverges[{i}]"
+    if "record" in d:
+        if d["record"] not in records:
+            raise SpecError(file, eid, f"{where}.record", f"no record named {d['record']!r} in any file's `records`")
+        d = {**records[d["record"]], **{k: v for k, v in d.items() if k != "record"}}
+    missing = [k for k in DIVERGENCE_REQUIRED if k not in d]
+    if missing:
+        raise SpecError(file, eid, where, f"{missing} missing (neither given here nor by its record)")
     try:
         expectations.torch_range(d["torch"])
     except ExpectationError as exc:

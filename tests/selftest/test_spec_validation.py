@@ -29,6 +29,15 @@ def gated(*gates):
     return GOOD.replace("{shares_storage: false}", f"\n      shares_storage:\n        versions:{lines}")
 
 
+RECORDS = """records:
+  bug:
+    executions: [compile.aot_eager]
+    torch: ">=2.0"
+    observed: "boom"
+    evidence: https://github.com/pytorch/pytorch/issues/1
+"""
+
+
 MALFORMED = {
     "bad_yaml": ("entries: [\n  - id: x\n", None, None, "not valid YAML"),
     "empty_file": ("", None, None, "empty spec file"),
@@ -98,6 +107,15 @@ MALFORMED = {
                                           "{b: 'w[1:]', source: '(w := source.clone())'}\n"), "op",
                                          "first_call.b", "in the order of the function's arguments"),
     "walrus_outside_first_call": (program("result = (w := source)"), "op", "program", "NamedExpr is not allowed"),
+    # ---- known-bug records named across files ----
+    "unknown_record": (GOOD + "    diverges: [{record: nope, expect: [shares_storage]}]\n", "op", "diverges[0].record",
+                       "no record named 'nope'"),
+    "record_missing_fields": (RECORDS + GOOD + "    diverges: [{record: bug}]\n", "op", "diverges[0]",
+                              "['expect'] missing"),
+    "record_names_a_record": (RECORDS.replace("    torch:", "    record: other\n    torch:") + GOOD, None,
+                              "records.bug", "names no other record"),
+    "divergence_without_record_or_fields": (GOOD + "    diverges: [{expect: [shares_storage]}]\n", "op",
+                                            "diverges.0", "is not valid under any of the given schemas"),
     "raises_of_an_input": (program("result = a", "    inputs: {a: source}\n").replace(
         "{shares_storage: false}", "{'raises[a]': null}"), "op", "expect.raises[a]", "about the call"),
 }
@@ -124,6 +142,21 @@ def test_malformed_spec_is_reported_precisely(tmp_path, name):
         assert err.key == key, str(err)
     assert message in err.message, str(err)
     assert str(err).startswith(str(tmp_path / "bad.yaml"))
+
+
+def test_a_record_of_one_file_is_named_in_another_and_fields_given_there_win(tmp_path):
+    (tmp_path / "a.yaml").write_text(RECORDS + GOOD.replace("{id}", "first"))
+    (tmp_path / "b.yaml").write_text(GOOD.replace("{id}", "second") + "    diverges: [{record: bug, expect: "
+                                     "[shares_storage], torch: '>=2.4'}]\n")
+    (d,) = {e.id: e for e in load(tmp_path).entries}["second"].diverges
+    assert (d.executions, d.torch, d.keys, d.observed) == (("compile.aot_eager",), ">=2.4", ("shares_storage",), "boom")
+
+
+def test_a_record_is_defined_once(tmp_path):
+    for name in "ab":
+        (tmp_path / f"{name}.yaml").write_text(RECORDS + GOOD.replace("{id}", name))
+    with pytest.raises(SpecError, match="duplicate record, first defined in .*a.yaml"):
+        load(tmp_path)
 
 
 def test_a_program_with_two_aliased_inputs_loads(tmp_path):
