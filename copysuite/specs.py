@@ -13,9 +13,9 @@ from pathlib import Path
 
 import jsonschema
 import yaml
-from packaging.specifiers import SpecifierSet
 
-from copysuite import expectations
+from copysuite import divergences, expectations
+from copysuite.divergences import Divergence, DivergenceError
 from copysuite.expectations import ExpectationError
 from copysuite.predicates import Condition
 from copysuite.programs import SOURCE, TMP_FILE, Program, ProgramError, parse_program
@@ -65,30 +65,6 @@ class Applies:
 
 
 @dataclass(frozen=True)
-class Divergence:
-    """A known upstream bug (`diverges` in a spec): under these executions on these torch releases, these
-    expectations do not hold, and the failure's observed value (or its detail) matches `observed`, a regular
-    expression. The cell is a strict expected failure: it fails when the bug stops reproducing."""
-    executions: tuple
-    torch: str             # the affected releases, e.g. ">=2.1"
-    keys: tuple            # the expectations it breaks: "raises", "shares_storage[b]"
-    observed: str
-    evidence: str          # the upstream issue (or PR)
-    fixed_by: str = ""     # the fix PR, when there is one
-    by_design: bool = False   # upstream means it (the evidence says so), rather than a bug awaiting a fix
-    note: str = ""
-    devices: tuple = DEVICES  # where it shows
-
-    def covers(self, key: str, execution: str, version, device: str) -> bool:
-        return (key in self.keys and execution in self.executions and device in self.devices
-                and version in SpecifierSet(self.torch, prereleases=True))
-
-    def matches(self, failure) -> bool:
-        """The failure is this bug: its observed value or detail matches `observed`."""
-        return re.search(self.observed, f"{failure.observed!r}\n{failure.detail or ''}", re.S) is not None
-
-
-@dataclass(frozen=True)
 class Entry:
     id: str
     file: str
@@ -98,7 +74,7 @@ class Entry:
     doc: str = ""
     seeds: tuple = ()
     note: str = ""
-    diverges: tuple = ()   # (Divergence, ...): known upstream bugs under some execution
+    diverges: tuple = ()   # (copysuite.divergences.Divergence, ...): known upstream bugs under some execution
     graph_breaks: dict = None  # {why, evidence}: dynamo cannot capture the program whole (compiled without fullgraph)
 
 
@@ -142,7 +118,6 @@ def load_specs(directory: Path = SPEC_DIR, checks=None) -> SpecSet:
 
 
 _LOADED: dict = {}
-DIVERGENCE_REQUIRED = ("executions", "torch", "expect", "observed", "evidence")
 
 
 def label(path: Path) -> str:
@@ -211,28 +186,10 @@ def _entry(raw, defaults, file, checks, records) -> Entry:
 
 
 def _divergence(d, expect, file, eid, i, records) -> Divergence:
-    where = f"diverges[{i}]"
-    if "record" in d:
-        if d["record"] not in records:
-            raise SpecError(file, eid, f"{where}.record", f"no record named {d['record']!r} in any file's `records`")
-        d = {**records[d["record"]], **{k: v for k, v in d.items() if k != "record"}}
-    missing = [k for k in DIVERGENCE_REQUIRED if k not in d]
-    if missing:
-        raise SpecError(file, eid, where, f"{missing} missing (neither given here nor by its record)")
     try:
-        expectations.torch_range(d["torch"])
-    except ExpectationError as exc:
-        raise SpecError(file, eid, f"{where}.torch", exc.message) from None
-    unknown = [k for k in d["expect"] if k not in expect]
-    if unknown:
-        raise SpecError(file, eid, f"{where}.expect", f"{unknown} are not expectations of this entry")
-    try:
-        re.compile(d["observed"])
-    except re.error as exc:
-        raise SpecError(file, eid, f"{where}.observed", f"bad regular expression: {exc}") from None
-    return Divergence(tuple(d["executions"]), d["torch"], tuple(d["expect"]), d["observed"], d["evidence"],
-                      d.get("fixed_by", ""), d.get("by_design", False), d.get("note", ""),
-                      tuple(d.get("devices", DEVICES)))
+        return divergences.parse(d, expect, records)
+    except DivergenceError as exc:
+        raise SpecError(file, eid, f"diverges[{i}]" + (f".{exc.key}" if exc.key else ""), exc.message) from None
 
 
 def _applies(a, file, eid, stated=False) -> Applies:

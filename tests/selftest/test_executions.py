@@ -19,7 +19,8 @@ from copysuite.failures import ConformanceFailure
 from copysuite.plan import SelectionError, plan_cells
 from copysuite.programs import parse_program
 from copysuite.runner import execute, judge, reproduction
-from copysuite.specs import Divergence, load_specs
+from copysuite.divergences import Divergence
+from copysuite.specs import load_specs
 from strategies.cases import Case
 
 ENTRIES = load_specs(checks=REGISTRY).entries
