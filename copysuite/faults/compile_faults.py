@@ -1,6 +1,7 @@
 """Faults in `torch.compile` itself: each wraps the compiled function the way a backend bug looks from outside (an
 output that should alias an input is a copy, an input mutation is lost, outputs lose their graph, the returned input
-is a new object, aliased inputs are split apart, outputs that share memory are copied apart). The conformance run catches them at the compiled cells of
+is a new object, aliased inputs are split apart, outputs that share memory are copied apart, input writes move no
+version counter). The conformance run catches them at the compiled cells of
 specs/compiled.yaml, whatever the backend; eager cells are not affected. Their campaign sessions run the
 `compile.eager` execution (dynamo alone: a compile costs 0.04 s there, 0.2 s with aot_eager, and the patch sits
 above the backend either way). Registered with the rest of the catalog (copysuite/faults/catalog.py imports this
@@ -14,6 +15,7 @@ from copysuite.faults.fault import _clone, _detach, _requires_grad_, _view_as, f
 
 _compile = torch.compile
 _is_tensor = torch.is_tensor
+_set_version = torch._C._autograd._unsafe_set_version_counter
 _shares = lambda a, b: a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr() and a.numel() and b.numel()
 
 
@@ -87,7 +89,6 @@ def _():
     return _compiling(inputs=inputs)
 
 
-
 @fault("compile_copies_aliased_outputs", "a compiled function with several outputs that share memory (views of one "
        "intermediate, a tensor and its detach()) returns a copy of each after the first: its own memory, its own "
        "version counter", entries=["compiled.tensor_and_detach", "compiled.views_and_detach_of_intermediate"],
@@ -105,3 +106,30 @@ def _():
             kept.append(r)
         return tuple(kept)
     return _compiling(outputs=outputs)
+
+
+def _restore_version(t, version):
+    """Set `t`'s version counter back to `version` (the binding takes one tensor up to 2.13, sequences from 2.14)."""
+    try:
+        _set_version((t,), (version,))
+    except TypeError:
+        _set_version(t, version)
+
+
+@fault("compile_hides_input_writes_from_autograd", "a compiled function's in-place writes to its inputs reach the "
+       "caller's tensors but leave their version counters where they were: autograd cannot see the write",
+       entries=["compiled.mutates_input", "compiled.mutates_view_of_input", "compiled.copy_into_view_of_input"],
+       expected=[("compiled.mutates_input", "version_bumped"), ("compiled.mutates_view_of_input", "version_bumped"),
+                 ("compiled.copy_into_view_of_input", "version_bumped")], **ON_COMPILE)
+def _():
+    before = []
+
+    def inputs(given):
+        before[:] = [(g, g._version) for g in given if _is_tensor(g) and not g.is_inference()]
+        return given
+
+    def outputs(result, given):
+        for g, version in before:
+            _restore_version(g, version)
+        return result
+    return _compiling(inputs=inputs, outputs=outputs)
