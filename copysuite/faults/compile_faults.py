@@ -109,7 +109,7 @@ def _():
 
 
 def _restore_version(t, version):
-    """Set `t`'s version counter back to `version` (the binding takes one tensor up to 2.13, sequences from 2.14)."""
+    """Set `t`'s version counter back to `version` (the binding takes one tensor up to 2.6, sequences from 2.8)."""
     try:
         _set_version((t,), (version,))
     except TypeError:
