@@ -32,11 +32,9 @@ def synchronized(fn, device: str):
     return call
 
 
-def slowed(fn, factor: float, always: bool = False):
-    """`fn`, then a busy wait of (factor - 1) times its duration. Unless `always`, factor 1.0 returns `fn` itself;
-    with `always` the wrapper runs at 1.0 too, so that two sides compared by ratio both pay its own cost (which
-    dominates sub-microsecond ops: copysuite.bench.ab)."""
-    if factor == 1.0 and not always:
+def slowed(fn, factor: float):
+    """`fn`, then a busy wait of (factor - 1) times its duration; factor 1.0 returns `fn` itself."""
+    if factor == 1.0:
         return fn
 
     def call():
