@@ -130,11 +130,16 @@ def verdict(name: str, logs, threshold: float, confidence: float) -> Verdict:
     return Verdict(name, float(np.exp(logs.mean())), float(low), float(high), bool(low > threshold))
 
 
+def log_ratios(pairs: list[tuple], stat=np.min) -> dict:
+    """op -> log(candidate / base) in each pair, for the ops both sides timed in every pair."""
+    ops = sorted(set.intersection(*(set(a) & set(b) for a, b in pairs)))
+    return {op: np.log([stat(b[op]) / stat(a[op]) for a, b in pairs]) for op in ops}
+
+
 def judge(pairs: list[tuple], threshold: float, confidence: float = 0.95, stat=np.min) -> list[Verdict]:
     """Each op both sides timed in every pair: the geometric mean of its paired ratios and a Student's t interval
     over the pairs (a percentile bootstrap over so few pairs is far too narrow: it flagged unchanged ops)."""
-    ops = sorted(set.intersection(*(set(a) & set(b) for a, b in pairs)))
-    return [verdict(op, np.log([stat(b[op]) / stat(a[op]) for a, b in pairs]), threshold, confidence) for op in ops]
+    return [verdict(op, logs, threshold, confidence) for op, logs in log_ratios(pairs, stat).items()]
 
 
 def judge_suite(pairs: list[tuple], threshold: float, confidence: float = 0.95, stat=np.min) -> Verdict | None:
@@ -144,11 +149,10 @@ def judge_suite(pairs: list[tuple], threshold: float, confidence: float = 0.95, 
     by 1-3% between pairs (measured 2026-11-26), so a slowdown of every op, the kind a slower build or dispatcher
     brings, is seen surely. A slowdown of a few ops does not move it: the per-op verdicts are for those. None with
     fewer than SUITE_OPS ops (the re-timing's few, a hand-picked --ops): their median is no suite's."""
-    ops = sorted(set.intersection(*(set(a) & set(b) for a, b in pairs)))
-    if len(ops) < SUITE_OPS:
+    logs = log_ratios(pairs, stat)
+    if len(logs) < SUITE_OPS:
         return None
-    medians = [np.median(np.log([stat(b[op]) / stat(a[op]) for op in ops])) for a, b in pairs]
-    return verdict(SUITE, medians, threshold, confidence)
+    return verdict(SUITE, np.median(list(logs.values()), axis=0), threshold, confidence)   # a median per pair
 
 
 def confirmed(first: list[Verdict], retimed: list[Verdict]) -> list[Verdict]:
@@ -209,7 +213,8 @@ def main(argv=None) -> int:
     parser.add_argument("--markdown", default=None, metavar="PATH")
     parser.add_argument("--stat", choices=("median", "min"), default="min", help="of a process's rounds")
     parser.add_argument("--no-retime", action="store_true",
-                        help="judge on the first pairs alone (default: flagged ops are re-timed and must be flagged again)")
+                        help="judge on the first pairs alone (default: flagged ops are re-timed and must be "
+                             "flagged again)")
     parser.add_argument("--dynamic-malloc", action="store_true",
                         help="keep glibc's dynamic mmap threshold (default: fixed thresholds in both sides' processes)")
     args, worker_args = parser.parse_known_args(argv)
@@ -221,16 +226,18 @@ def main(argv=None) -> int:
                                          dict(item.split("=", 1) for item in args.candidate_env),
                                          retime=not args.no_retime)
     worst = max(verdicts, key=lambda v: v.ratio)
-    at_once = f"{suite.ratio:.3f} ({suite.low:.3f}-{suite.high:.3f})" if suite else f"not judged (under {SUITE_OPS} ops)"
+    at_once = (f"{suite.ratio:.3f} ({suite.low:.3f}-{suite.high:.3f})" if suite
+               else f"not judged (under {SUITE_OPS} ops)")
     print(f"{len(verdicts)} ops, {args.pairs} process pairs; every op at once {at_once}; worst {worst.op} "
-          f"{worst.ratio:.3f} ({worst.low:.3f}-{worst.high:.3f}); highest lower bound {max(v.low for v in verdicts):.3f}")
+          f"{worst.ratio:.3f} ({worst.low:.3f}-{worst.high:.3f}); highest lower bound "
+          f"{max(v.low for v in verdicts):.3f}")
     for v in retimed:
         print(f"re-timed {v.op}: {v.ratio:.3f} ({v.low:.3f}-{v.high:.3f}) {'flagged again' if v.regression else 'not'}")
     for v in bad:
         print(f"REGRESSION {v.op}: {v.ratio:.3f} ({v.low:.3f}-{v.high:.3f})")
     if args.markdown:
-        Path(args.markdown).write_text(markdown(verdicts, args.threshold, f"# Speed gate: {args.candidate} vs {args.base}",
-                                                retimed, bad, suite))
+        header = f"# Speed gate: {args.candidate} vs {args.base}"
+        Path(args.markdown).write_text(markdown(verdicts, args.threshold, header, retimed, bad, suite))
     print(f"verdict: {'FAIL' if bad else 'PASS'}")
     return 1 if bad else 0
 

@@ -82,9 +82,9 @@ def test_the_timed_spec_ops_leave_out_programs_that_write_a_file():
 
 
 def fake_workers(factor_of, burst_op=None):
-    """Timings per process (for `workers`): the candidate's op `op` takes factor_of[op] times the base's; through the first
-    collection only, `burst_op` is slowed in the candidate's processes by an episode of the host (30-60%: it is
-    flagged by noise). The calls' worker args are kept, to see what the re-timing asked for."""
+    """Timings per process (for `workers`): the candidate's op `op` takes factor_of[op] times the base's; through
+    the first collection only, `burst_op` is slowed in the candidate's processes by an episode of the host (30-60%:
+    it is flagged by noise). The calls' worker args are kept, to see what the re-timing asked for."""
     calls, rng, bursts = [], np.random.default_rng(2), iter([1.3, 1.5, 1.4, 1.6])
 
     def run(python, env, args):
