@@ -74,8 +74,8 @@ def pytest_benchmark_update_machine_info(config, machine_info):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtestloop(session):
-    """Under copysuite.bench.run, time only in this process's turn (copysuite/bench/turns.py)."""
-    from copysuite.bench.turns import Turn
+    """Under benchmarks.run, time only in this process's turn (benchmarks/turns.py)."""
+    from benchmarks.turns import Turn
 
     turn = Turn.from_env()
     if turn is not None:
@@ -90,7 +90,7 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
-    """Under copysuite.bench.run: pass the turn on, then end the process at once with pytest's exit status (its
+    """Under benchmarks.run: pass the turn on, then end the process at once with pytest's exit status (its
     JSON and report are written; the interpreter's teardown with torch loaded takes 0.3-0.5 s, which the last
     process would add to the run)."""
     turn = getattr(config, "_copysuite_turn", None)

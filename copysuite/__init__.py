@@ -4,7 +4,7 @@
                  --bind.py---> what applies to the installed torch
                  --plan.py---> Cell (entry x check x device; its id in cells.py), with the inputs it is judged on
                  --explore.py-> one Hypothesis run per group of cells drawing the same inputs
-                 --runner.py-> Execution (strategies.cases builds the input; the program runs, once for the checks
+                 --runner.py-> Execution (copysuite.strategies.cases builds the input; the program runs, once for the checks
                                that only look, once per check that disturbs it) and the judgement (checks/
                                observe, compare): a ConformanceFailure (failures.py) when they disagree
                  --outcomes.py-> the table and the outcome JSON (outcome_format.py), read by gate.py and matrix.py

@@ -15,11 +15,11 @@ import importlib
 import sys
 
 COMMANDS = {
-    "run": "copysuite.run",
-    "gate": "copysuite.gate",
-    "matrix": "copysuite.matrix",
-    "changelog": "copysuite.changelog",
-    "bench": "copysuite.bench.command",
+    "run": "copysuite.plugin.command",
+    "gate": "copysuite.report.gate",
+    "matrix": "copysuite.report.matrix",
+    "changelog": "copysuite.report.changelog",
+    "bench": "benchmarks.command",
 }
 
 

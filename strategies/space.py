@@ -2,7 +2,7 @@
 dtype names and groups, and which of them fit together.
 
 Spec loading, the change log and the report tools read these names where torch may be absent; the strategies
-(`strategies.cases`) draw from them.
+(`copysuite.strategies.cases`) draw from them.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ BITS = ("none", "conj", "neg")
 MODES = ("enabled", "no_grad", "inference_mode")
 DEVICES = ("cpu", "meta", "cuda", "mps")
 # How the program runs: as written, compiled by torch.compile with a backend, run through torch.func.functionalize,
-# or exported by torch.export and run as the exported module (copysuite.executors).
+# or exported by torch.export and run as the exported module (copysuite.run.executions).
 EXECUTIONS = ("eager", "compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor",
               "compile.inductor.dynamic", "functionalize", "export")
 # Function transforms for tensor programs, not for NumPy, Python values, the copy protocols or autograd state

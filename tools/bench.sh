@@ -3,7 +3,7 @@
 #   tools/bench.sh [extra pytest options, e.g. --bench-max-exp=24 --bench-step=2]
 # Needs: .venv/bin/pip install -r requirements-bench.txt. Output: results/bench/ (BENCH_OUT to change).
 # The benchmarks run in BENCH_PROCESSES fresh processes (default 3) sharing BENCH_MAX_TIME seconds per benchmark
-# (default 0.1), their rounds pooled: copysuite/bench/run.py says why. Same as `python -m copysuite bench`.
+# (default 0.1), their rounds pooled: benchmarks/run.py says why. Same as `python -m copysuite bench`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}

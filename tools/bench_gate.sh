@@ -32,7 +32,7 @@ case "${1:-}" in
     fi
     # Under load one benchmark can shift for a whole run: the ones over the threshold are timed once more, and the
     # gate fails only if they are still over it (a real slowdown is). Nothing to re-time: the failure was not speed.
-    mapfile -t again < <("$PY" -m copysuite.bench.noise results/bench/gate_check.json --baseline "$baseline" \
+    mapfile -t again < <("$PY" -m benchmarks.noise results/bench/gate_check.json --baseline "$baseline" \
                            --stat "$STAT" --over "$THRESHOLD")
     [ ${#again[@]} -gt 0 ] || exit 1
     echo "re-timing ${#again[@]} benchmark(s) over the threshold: ${again[*]}"

@@ -1,5 +1,5 @@
 """Self-test reporting: the fault-injection table (tests/selftest/test_faults.py) in the terminal summary."""
-from copysuite.faults.campaign import TABLE_KEY
+from tests.faults.campaign import TABLE_KEY
 
 
 def pytest_terminal_summary(terminalreporter, config):

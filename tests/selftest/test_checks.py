@@ -2,14 +2,14 @@
 import pytest
 import torch
 
-from copysuite.checks import REGISTRY
-from copysuite.checks.attributes import channels_last_3d_strides, channels_last_strides, normalized_strides
-from copysuite.checks.base import error_matches
-from copysuite.checks.shapes import view_compatible
-from copysuite.programs import parse_program
-from copysuite.runner import execute
-from copysuite.storage import relation, shares_storage
-from strategies.cases import Case, contiguous_strides
+from copysuite.judge.checks import REGISTRY
+from copysuite.judge.checks.attributes import channels_last_3d_strides, channels_last_strides, normalized_strides
+from copysuite.judge.checks.base import error_matches
+from copysuite.judge.checks.shapes import view_compatible
+from copysuite.spec.programs import parse_program
+from copysuite.run.execute import execute
+from copysuite.run.storage import relation, shares_storage
+from copysuite.strategies.cases import Case, contiguous_strides
 
 
 def leaf_case():
@@ -186,7 +186,7 @@ def test_grad_to_source_reaches_means_ones_or_partial():
     ((4, 3), (6, 1), (2, 2, 3)), ((4, 3), (6, 1), (2, 6)), ((0, 3), (3, 1), (3, 0)), ((6,), (2,), (2, 3)),
 ])
 def test_view_compatible_is_what_view_accepts(shape, stride, new_shape):
-    """The documented condition (copysuite.checks.shapes) answers as torch's view() does on these layouts."""
+    """The documented condition (copysuite.judge.checks.shapes) answers as torch's view() does on these layouts."""
     t = torch.empty(64).as_strided(shape, stride)
     try:
         t.view(new_shape)
@@ -262,7 +262,7 @@ def test_a_compilers_wrapper_of_the_programs_own_error_is_that_error():
     catches both), and the wrapper itself when it is not (`except ValueError` no longer catches it)."""
     TorchRuntimeError = pytest.importorskip("torch._dynamo.exc", reason="no dynamo before torch 2.0").TorchRuntimeError
 
-    from copysuite.checks.call import users_error
+    from copysuite.judge.checks.call import users_error
 
     def wrapped(inner):
         try:
@@ -329,7 +329,7 @@ def test_tmp_file_is_a_fresh_path_printed_and_removed():
     as it ran; the directory is gone once the program has run, and what was mapped from the file stays readable."""
     import os
 
-    from copysuite.programs import TMP_FILE_LINE
+    from copysuite.spec.programs import TMP_FILE_LINE
     program = parse_program(program="torch.save(source.detach(), tmp_file)\n"
                                     "result = torch.load(tmp_file, weights_only=True, mmap=True)")
     assert program.tmp_file and program.input_names[:2] == ("source", "tmp_file")

@@ -1,8 +1,8 @@
-"""Fault injection: the conformance suite must fail under every fault of the catalog (copysuite.faults), on the check
+"""Fault injection: the conformance suite must fail under every fault of the catalog (tests.faults), on the check
 one would expect, and pass without it.
 
-Each fault runs the conformance cells of its spec entries in a session of its own (forked by copysuite.faults.driver,
-two at a time), with the fault applied by copysuite.faults.plugin; a control session covers the union of those
+Each fault runs the conformance cells of its spec entries in a session of its own (forked by tests.faults.driver,
+two at a time), with the fault applied by tests.faults.plugin; a control session covers the union of those
 entries with no fault. The verdicts go to results/faults.md, to the terminal summary (tests/selftest/conftest.py)
 and into every failure message. See docs/faults.md.
 """
@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from copysuite.checks import REGISTRY
-from copysuite.faults import campaign as fc
-from copysuite.faults.fault import CATALOG, by_name
-from copysuite.specs import load_specs, split_key
+from copysuite.judge.checks import REGISTRY
+from tests.faults import campaign as fc
+from tests.faults.fault import CATALOG, by_name
+from copysuite.spec.load import load_specs, split_key
 
 TABLE_PATH = fc.ROOT / "results" / "faults.md"
 # The campaign runs in the setup of the first test that needs it, well past pytest.ini's per-test timeout.

@@ -1,4 +1,4 @@
-"""The matrix page (copysuite/matrix_html.py, matrix_page.js) on hand-made outcome files: the data it carries, and
+"""The matrix page (copysuite/report/matrix_page.py, matrix_page.js) on hand-made outcome files: the data it carries, and
 what a real headless Chromium makes of it: the rows that differ, among the columns the address selects, and the
 columns it hides. The browser checks skip, saying so, where no Chromium is on PATH (`apt-get install chromium`)."""
 import json
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from copysuite import browser, matrix
+from copysuite.report import browser, matrix
 from tests.selftest.test_reports import ASARRAY, HELD, cell, doc, mismatch, write
 
 needs_chromium = pytest.mark.skipif(browser.find() is None, reason="no Chromium on PATH (apt-get install chromium)")

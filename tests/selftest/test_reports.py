@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from copysuite import gate, matrix
-from copysuite.declared import summarize
-from copysuite.failures import FAILURE_KINDS
-from copysuite.outcome_format import FORMAT, SCHEMA
-from copysuite.specs import load_specs
+from copysuite.report import gate, matrix
+from copysuite.spec.declared import summarize
+from copysuite.judge.failures import FAILURE_KINDS
+from copysuite.outcome.format import FORMAT, SCHEMA
+from copysuite.spec.load import load_specs
 
 SPEC_ENTRIES = summarize(load_specs().entries)  # the real specs' declarations (torch-free)
 ASARRAY = "torch.asarray:copy_none"
@@ -169,8 +169,8 @@ def test_report_tools_run_without_torch(tmp_path, command):
 
 
 def test_the_change_log_lists_a_backends_device_from_the_release_that_supports_it(tmp_path):
-    """strategies.space.BACKEND_DEVICES (inductor on meta from 2.8) is a declared change, at that release."""
-    from copysuite.changelog import main
+    """copysuite.strategies.space.BACKEND_DEVICES (inductor on meta from 2.8) is a declared change, at that release."""
+    from copysuite.report.changelog import main
     main(["--output", str(tmp_path / "c.md")])
     section = (tmp_path / "c.md").read_text().split("## torch 2.8")[1].split("\n## torch")[0]
     line = next(line for line in section.splitlines() if "`compile.inductor.dynamic` on `meta`" in line)

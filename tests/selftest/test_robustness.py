@@ -36,7 +36,7 @@ def run(tmp_path, name, chaos, ids, workers):
     # --spec-entry: each of its processes plans and collects only these entries' cells, not the whole suite's
     entries = [f"--spec-entry={e}" for e in (*SURVIVORS, *CHAOS)]
     # --assert=plain: conformance cells only (no assert statements), in up to four processes that would each
-    # rewrite the plugin packages' modules (copysuite.run)
+    # rewrite the plugin packages' modules (copysuite.plugin.command)
     cmd = [sys.executable, "-m", "pytest", "-q", "--assert=plain", *(["-n", str(workers)] if workers else ["-p", "no:xdist"]),
            "-p", "tests.selftest.chaos_plugin", "--execution", "eager", *entries, "--outcome-json", str(out), *ids]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)

@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from copysuite.checks import REGISTRY
-from copysuite.plan import SelectionError, plan_cells
-from copysuite.run import main as copysuite_run
-from copysuite.specs import load_specs
-from strategies.devices import device_skip_reason
+from copysuite.judge.checks import REGISTRY
+from copysuite.plan.cells import SelectionError, plan_cells
+from copysuite.plugin.command import main as copysuite_run
+from copysuite.spec.load import load_specs
+from copysuite.strategies.devices import device_skip_reason
 
 ENTRIES = load_specs(checks=REGISTRY).entries
 

@@ -3,12 +3,12 @@ from pathlib import Path
 
 import pytest
 
-from copysuite import bind
-from copysuite.checks import REGISTRY
-from copysuite.plan import plan_cells
-from copysuite.run import main as copysuite_run
-from strategies.space import EXECUTIONS
-from copysuite.specs import SPEC_DIR, SPEC_SCHEMA, SpecError, load_specs
+from copysuite.plan import bind
+from copysuite.judge.checks import REGISTRY
+from copysuite.plan.cells import plan_cells
+from copysuite.plugin.command import main as copysuite_run
+from copysuite.strategies.space import EXECUTIONS
+from copysuite.spec.load import SPEC_DIR, SPEC_SCHEMA, SpecError, load_specs
 
 GOOD = """
 entries:
@@ -208,7 +208,7 @@ def test_schema_knows_exactly_the_registered_checks():
 
 
 def test_schema_knows_exactly_the_executions():
-    """The `executions` of `applies` and the non-eager ones a divergence names are strategies.space.EXECUTIONS."""
+    """The `executions` of `applies` and the non-eager ones a divergence names are copysuite.strategies.space.EXECUTIONS."""
     defs = SPEC_SCHEMA["$defs"]
     found = [tuple(node["items"]["enum"]) for node in _find(defs, "executions")]
     assert found and all(set(e) <= set(EXECUTIONS) for e in found), found
@@ -254,7 +254,8 @@ def test_a_text_the_xdist_controller_validated_is_not_validated_again(tmp_path, 
     from types import SimpleNamespace
     from unittest import mock
 
-    from copysuite import plugin, specs
+    from copysuite import plugin
+    from copysuite.spec import load as specs
 
     (tmp_path / "a.yaml").write_text(GOOD.replace("{id}", "op"))
     monkeypatch.setattr(specs, "VALID", set())

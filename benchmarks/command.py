@@ -1,0 +1,27 @@
+"""`python -m copysuite bench [--out DIR] [options]`: the benchmark JSON, the scaling charts and the claims report
+for the installed torch. Options other than --out go to `benchmarks.run` (processes, time budget, and pytest
+options such as --bench-max-exp=24). Needs requirements-bench.txt and this checkout's benchmarks/ folder.
+
+`python -m copysuite bench ab --base PYTHON --candidate PYTHON`: the speed gate, two environments timed in one run
+(benchmarks.ab)."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def main(argv=None) -> int:
+    if argv and argv[0] == "ab":   # needs numpy and torch only, not requirements-bench.txt (matplotlib, ...)
+        from benchmarks import ab
+
+        return ab.main(argv[1:])
+    from benchmarks import report, run
+    parser = argparse.ArgumentParser(description=__doc__, allow_abbrev=False)
+    parser.add_argument("--out", default="results/bench", help="output directory (default results/bench)")
+    args, rest = parser.parse_known_args(argv)
+    out = Path(args.out)
+    code = run.main(["--json", str(out / "benchmarks.json"), *rest])
+    if code != 0:
+        return code
+    report.main([str(out / "benchmarks.json"), "--out", str(out)])
+    return 0
