@@ -1,17 +1,16 @@
-"""`python -m copysuite bench ab --base PYTHON --candidate PYTHON`: the speed gate, judged within one run.
+"""`python -m benchmarks ab --base PYTHON --candidate PYTHON`: the speed gate, judged within one run.
 
 Two environments (say the current torch's venv and the candidate's) are timed in the same run: in each pair a
 fresh process of each side is started (`benchmarks/ab_worker.py`: every spec op on a float32 CPU source of each
 size, one thread), both stay alive, and they are asked in turn, op by op (A B for one op, B A for the next), so the
-two timings of an op are taken within a second of each other and a drift of the host moves both alike. (Before
-2026-11-26 a pair was two whole processes one after the other, 15 s each: the host drifting between them, 14.5 to
-17.3 s within one CI run, widened the intervals until an injected 1.10x slowdown passed.) Each process gives each
+two timings of an op are taken within a second of each other and a drift of the host moves both alike (whole
+processes timed one after the other drift apart by more than the slowdowns the gate must see). Each process gives each
 op the minimum of its rounds; an op is judged by the geometric mean of its paired ratios B/A, with a Student's t
 interval over the pairs (a percentile bootstrap over 4 to 6 pairs is far too narrow: it flagged unchanged ops). An
 op is a regression when the whole interval lies above --threshold (default 1.05): the candidate is surely more than
 5% slower. An op flagged so is re-timed alone in as many fresh pairs, and is a regression only when the re-timing
 flags it again (judged on the new pairs only): with some 200 ops judged, a burst of the host now and then lifts one
-op's whole interval (CI, 2026-11-26: clone@2^20 1.435, interval 1.054-1.954, the same torch on both sides), while a
+op's whole interval, the same torch on both sides, while a
 real slowdown is there again in the next pairs. Every op at once is judged too (`judge_suite`: the median of
 each pair's ratios, which moves by 1-3% between pairs where one op's ratio moves by tens of percent). Exit 1 on
 any regression. Both sides' processes run with
@@ -146,7 +145,7 @@ def judge_suite(pairs: list[tuple], threshold: float, confidence: float = 0.95, 
     """Every op at once: in each pair the median over the ops of their ratios, judged like one op. A fresh process
     times a 4 MiB copy up to 1.5x apart from the next (its pages, its caches), so one op's interval over 6 pairs is
     about 1.5x wide and an op 10% slower is flagged only now and then; the median of some 200 ops of a pair moves
-    by 1-3% between pairs (measured 2026-11-26), so a slowdown of every op, the kind a slower build or dispatcher
+    by a few percent between pairs, so a slowdown of every op, the kind a slower build or dispatcher
     brings, is seen surely. A slowdown of a few ops does not move it: the per-op verdicts are for those. None with
     fewer than SUITE_OPS ops (the re-timing's few, a hand-picked --ops): their median is no suite's."""
     logs = log_ratios(pairs, stat)

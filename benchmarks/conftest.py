@@ -7,8 +7,8 @@ import os
 import sys
 import pytest
 
-# pytest-benchmark settings used unless given on the command line: quick enough for the whole grid in about 6 min
-# on 2 cores; the speed gate (tools/bench_gate.sh) uses longer runs, chosen from the noise runs in docs/benchmarks.md
+# pytest-benchmark settings used unless given on the command line: short, so that the whole grid stays a few
+# minutes; the speed gate (benchmarks/ab.py) times its own pairs of processes instead
 BENCHMARK_DEFAULTS = {
     "--benchmark-max-time": ("benchmark_max_time", "0.1"),
     "--benchmark-min-rounds": ("benchmark_min_rounds", 5),

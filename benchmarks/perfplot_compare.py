@@ -6,8 +6,8 @@ runs agree (each perfplot run in a fresh process too).
     .venv/bin/pip install -r requirements-bench.txt     # perfplot is listed there for this script only
     .venv/bin/python -m benchmarks.perfplot_compare [--out results/bench/perfplot]
 
-Issue 13 asks: our grid takes no more wall time than perfplot needs for it (issue 4 allowed twice), and (issue 4)
-our medians agree within 5% between two runs for sizes of 64 KiB and more (float32: 2**14 elements). perfplot's own two runs (its minimum, a fresh
+What it shows: whether our grid takes no more wall time than perfplot needs for it, and whether our medians agree
+within 5% between two runs for sizes of 64 KiB and more (float32: 2**14 elements). perfplot's own two runs (its minimum, a fresh
 process each) are shown beside ours as the machine's reference; docs/benchmarks.md has what limits both.
 """
 from __future__ import annotations

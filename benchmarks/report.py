@@ -18,7 +18,7 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 SAME = 1.10       # "about the same": slowest median / fastest median <= 1.10
 FASTER = 1.05     # "faster": the other median is more than 5% higher

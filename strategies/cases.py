@@ -206,7 +206,7 @@ def _one_of(choices: tuple):
 @st.composite
 def cases(draw, *, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
           nonempty=False, bits=("none",), execution="eager"):
-    """Cases for one device. Each argument is the set a spec entry (and the invariant under test) allows.
+    """Cases for one device. Each argument is the set a spec entry (and the check under test) allows.
 
     Kinds that need grad are only drawn with dtypes that can have it; an impossible combination is an error in the
     spec, reported by `feasible()` before any example is drawn.

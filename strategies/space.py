@@ -16,7 +16,7 @@ KINDS = (
     "inference",           # made under torch.inference_mode()
 )
 GRAD_KINDS = ("leaf_requires_grad", "nonleaf", "parameter")
-# How the source sits in its storage (not torch.layout, which the invariant `layout` reads).
+# How the source sits in its storage (not torch.layout, which the check `layout` reads).
 PLACEMENTS = (
     "contiguous",  # a fresh contiguous tensor, not a view
     "strided",     # a step-2 slice along one dim of a larger buffer

@@ -1,5 +1,5 @@
 """One Hypothesis run judges a whole group of cells: each generated case is executed once and every check of the
-group is judged on it (copysuite.run.execute.judge_all).
+group is judged on it (copysuite.judge.judge.judge_all).
 
 A group is the cells of one entry, device and execution that draw from the same input space: the same source kinds (a check may
 narrow them) and the same `judgeable` filter (`raises` is also judged where the call is expected to fail). So every
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from hypothesis import event, given, settings
 from hypothesis.statistics import collector, describe_statistics
 
-from copysuite.run.execute import judge_all
+from copysuite.judge.judge import judge_all
 from copysuite.strategies.space import dtype_class
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TEST_NAME = "test_invariant"
+TEST_NAME = "test_check"
+OLD_TEST_NAMES = ("test_invariant",)   # the name in outcome files written before the rename: still read
 
 
 @dataclass(frozen=True, order=True)
@@ -30,9 +31,9 @@ class CellId:
 
     @classmethod
     def from_nodeid(cls, nodeid: str) -> "CellId | None":
-        """The cell of a conformance test's node id (`...::test_invariant[ID]`), None for any other test."""
-        marker = f"::{TEST_NAME}["
-        if marker not in nodeid or not nodeid.endswith("]"):
+        """The cell of a conformance test's node id (`...::test_check[ID]`), None for any other test."""
+        marker = next((f"::{name}[" for name in (TEST_NAME, *OLD_TEST_NAMES) if f"::{name}[" in nodeid), None)
+        if marker is None or not nodeid.endswith("]"):
             return None
         try:
             return cls.parse(nodeid.split(marker, 1)[1][:-1])

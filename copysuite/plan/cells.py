@@ -15,7 +15,7 @@ from copysuite.strategies.space import DEVICES, EXECUTIONS
 
 
 class SelectionError(ValueError):
-    """A --spec-entry, --invariant or --device that names nothing, or a selection that matches no cell."""
+    """A --spec-entry, --check or --device that names nothing, or a selection that matches no cell."""
 
 
 @dataclass(frozen=True)

@@ -1,63 +1,30 @@
-"""The suite's pytest plugin: Hypothesis profiles, options, spec loading (a bad spec stops collection), one test
-parameter per cell, and the outcome recorder. Loaded by the checkout's conftest.py and by `python -m copysuite run`.
+"""The suite's pytest plugin, loaded by the checkout's conftest.py and by `python -m copysuite run`: its options
+(options.py) and Hypothesis profiles (profiles.py); at configure time the specs are loaded (a bad spec stops
+collection) and planned into cells, one test parameter each (conformance.py holds the test); the outcome recorder
+(copysuite.outcome) reports them. The speed plumbing is a plugin of its own (copysuite.speed.hooks), off with
+`-p no:copysuite.speed.hooks`.
 """
 from __future__ import annotations
 
-import gc
 import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
 
-from copysuite.plan import bind
 from copysuite.judge import failures
-from copysuite.spec import load as specs
 from copysuite.judge.checks import REGISTRY
 from copysuite.outcome.recorder import OutcomeRecorder
+from copysuite.plan import bind
 from copysuite.plan.cells import Cell, SelectionError, plan_cells
+from copysuite.plugin import profiles
+from copysuite.plugin.options import chosen_executions, pytest_addoption  # noqa: F401 - a hook
 from copysuite.spec.load import SPEC_DIR, SpecError, load_specs
-from copysuite.speed.quick_exit import pytest_unconfigure  # noqa: F401 - a hook: xdist workers skip the interpreter teardown
-from copysuite.speed.watchdog import pytest_timeout_set_timer  # noqa: F401 - a hook: one timer thread per process
 from copysuite.strategies.devices import device_skip_reason
-from copysuite.strategies.space import EXECUTIONS
 
-# dev: the default, fast. ci: reproducible (derandomized, no example database). deep: 150 examples, for reviewing
-# spec changes. thorough: >= 1000 examples each.
-_common = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors])
-settings.register_profile("dev", max_examples=8, **_common)
-settings.register_profile("ci", max_examples=25, derandomize=True, database=None, print_blob=True, **_common)
-settings.register_profile("deep", max_examples=150, **_common)  # between ci and thorough, for spec reviews
-settings.register_profile("thorough", max_examples=1000, **_common)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))  # --hypothesis-profile overrides this
+pytest_plugins = ["copysuite.speed.hooks"]
+profiles.register()
 
 CELLS = []   # the cells of this session that can run here, planned in pytest_configure
-VALIDATED_SPECS = "copysuite_validated_specs"   # workerinput: the digests of the spec texts the controller validated
-
-
-def chosen_executions(config) -> tuple:
-    """The executions asked for (`all`: every one); none asked: each entry's default (copysuite.plan.cells)."""
-    given = config.getoption("executions")
-    return EXECUTIONS if "all" in given else tuple(given)
-
-
-def pytest_addoption(parser):
-    group = parser.getgroup("copysuite", "copy-semantics conformance")
-    group.addoption("--outcome-json", dest="outcome_json", default=None, metavar="PATH",
-                    help="write every cell's outcome (entry x check x device), with versions, as JSON to PATH")
-    group.addoption("--specs", dest="spec_dir", default=None, metavar="DIR",
-                    help=f"the spec directory (default: {SPEC_DIR})")
-    group.addoption("--spec-entry", dest="spec_entries", action="append", default=[], metavar="ID",
-                    help="run only this spec entry (exact id; repeat for several)")
-    group.addoption("--invariant", dest="invariants", action="append", default=[], metavar="NAME",
-                    help="run only this check (a name such as shares_storage, or a key such as shares_storage[b]; "
-                         "repeat for several)")
-    group.addoption("--device", dest="devices", action="append", default=[], metavar="DEVICE",
-                    help="run only on this device (repeat for several)")
-    group.addoption("--execution", dest="executions", action="append", default=[], metavar="NAME",
-                    help=f"check every entry run this way: {', '.join(EXECUTIONS)}, or `all` (repeat for "
-                         f"several). Default: every entry eagerly, and the entries that state their executions "
-                         f"(specs/compiled.yaml) also compiled with aot_eager")
 
 
 def pytest_configure(config):
@@ -67,18 +34,17 @@ def pytest_configure(config):
         if reason:
             raise pytest.UsageError(f"COPYSUITE_REQUIRE={os.environ['COPYSUITE_REQUIRE']}: {reason}")
     spec_dir = Path(config.getoption("spec_dir") or SPEC_DIR)
-    specs.VALID.update(getattr(config, "workerinput", {}).get(VALIDATED_SPECS, ()))
     try:
         spec_set = load_specs(spec_dir, REGISTRY)
         for entry in spec_set.entries:
             bind.check_names(entry)
         planned = plan_cells(spec_set.entries, REGISTRY, entry_ids=config.getoption("spec_entries"),
-                             check_names=config.getoption("invariants"), devices=config.getoption("devices"),
+                             check_names=config.getoption("checks"), devices=config.getoption("devices"),
                              executions=chosen_executions(config))
     except SpecError as exc:
         raise pytest.UsageError(f"spec error: {exc}") from None
     except SelectionError as exc:
-        raise pytest.UsageError(f"--spec-entry/--invariant/--device/--execution: {exc}") from None
+        raise pytest.UsageError(f"--spec-entry/--check/--device/--execution: {exc}") from None
     # Cells that cannot run here are not collected (thousands of skipped tests on a machine without CUDA cost seconds
     # and hide the rest); the outcome JSON records them as skipped, with the reason, and the summary counts them.
     # If none can run, they are collected, so that the session shows each reason. (Whether dynamo runs on this Python
@@ -98,29 +64,6 @@ def pytest_configure(config):
     # systematically crashing op.
     if getattr(config.option, "maxworkerrestart", "") is None:
         config.option.maxworkerrestart = "1000"
-    # torch, dynamo and the plan are millions of long-lived objects that every full collection would walk again
-    # (pytest and Hypothesis also call gc.collect() themselves): moved out of the collector's sight, they cost a
-    # process about 10% less CPU.
-    gc.freeze()
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node):
-    """xdist's controller, for each worker: the spec texts it validated, so that the worker does not validate them
-    again (0.4-0.5 s of jsonschema per worker, before its first test); a file changed since is validated."""
-    node.workerinput[VALIDATED_SPECS] = sorted(specs.VALID)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """Under -n, xdist's "load" scheduling that keeps an entry's cells on one worker (copysuite.speed.scheduling); a --dist
-    given on the command line wins."""
-    chosen = any(a.startswith(("--dist", "-d")) for a in config.invocation_params.args)
-    if config.getoption("dist") != "load" or chosen:
-        return None
-    from copysuite.speed.scheduling import EntryScheduling
-
-    return EntryScheduling(config, log)
 
 
 def pytest_generate_tests(metafunc):

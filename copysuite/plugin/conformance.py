@@ -1,6 +1,6 @@
 """The conformance run: every expectation every spec entry states, checked on generated inputs.
 
-One test per cell, `test_invariant[ENTRY-CHECK-DEVICE]` (copysuite.plan.cell_id), parametrized by copysuite.plugin from
+One test per cell, `test_check[ENTRY-CHECK-DEVICE-EXECUTION]` (copysuite.plan.cell_id), parametrized by copysuite.plugin from
 specs/. The cells of one entry and device that draw the same inputs are judged together (copysuite.judge.explore): the
 first test of the group runs its corner cases (one per source kind x grad mode pair, copysuite.strategies.corners) and the
 random examples of the Hypothesis profile, executing each case once for every check; each test then reports its own
@@ -17,7 +17,7 @@ from hypothesis import Phase, example, given, settings
 from copysuite.run import executions as executors
 from copysuite.judge import failures
 from copysuite.judge.explore import examples_for, explore, group_key, note_input
-from copysuite.run.execute import judge
+from copysuite.judge.judge import judge
 
 _EXPLORED = pytest.StashKey[dict]()
 
@@ -53,7 +53,7 @@ def alone(cell):
     holds()
 
 
-def test_invariant(cell, request):
+def test_check(cell, request):
     reason = cell.skip_reason()
     if reason:
         pytest.skip(reason)

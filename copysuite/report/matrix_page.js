@@ -53,7 +53,7 @@ function showSections(shown) {
 
 // Filters: unchecking a box hides every column with that release, device or execution, in every table (one
 // style rule per column position), and the rows that differ are those that differ among the columns shown.
-// The address keeps the choice: #release=2.13.0,2.14.1&execution=eager.
+// The address keeps the choice: #release=2.13.0,2.14.1&execution=eager (a release ticks each of its NumPy groups).
 function applyFilters() {
   const off = new Set(boxes.filter(b => !b.checked).map(b => b.dataset.axis + '=' + b.value));
   const hidden = MATRIX.columns.map(c => AXES.some(a => off.has(a + '=' + c[a])));
@@ -66,7 +66,9 @@ function fromAddress() {
   for (const part of decodeURIComponent(location.hash.slice(1)).split('&').filter(Boolean)) {
     const [axis, values] = part.split('=');
     const keep = new Set((values || '').split(','));
-    boxes.filter(b => b.dataset.axis === axis).forEach(b => { b.checked = keep.has(b.value); });
+    // a release names each of its column groups too: `2.13.0` ticks `2.13.0 numpy 1` and `2.13.0 numpy 2`
+    const named = v => keep.has(v) || [...keep].some(k => k && v.startsWith(k + ' '));
+    boxes.filter(b => b.dataset.axis === axis).forEach(b => { b.checked = named(b.value); });
   }
   applyFilters();
 }

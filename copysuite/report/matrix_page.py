@@ -19,6 +19,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from packaging.version import Version
+
 from copysuite.outcome import format as outcome_format
 from copysuite.report.matrix import SYMBOL, WORD, columns, device_notes, release, table
 
@@ -130,6 +132,7 @@ def page(runs, machine, generated) -> str:
     both = sorted({outcome_format.torch_release(d) for d in runs if d.get("_numpy_factor")})
     sources = f"{len({d['torch'] for d in runs})} releases" + (
         f" ({', '.join(both)} run with NumPy 1 and with NumPy 2: a column group each)" if both else "")
+    example = ",".join(sorted({outcome_format.torch_release(d) for d in runs}, key=Version)[-2:])
     script = "const MATRIX = " + json.dumps(data, separators=(",", ":")).replace("</", "<\\/") + ";\n"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Copy-semantics conformance matrix</title>
@@ -137,7 +140,7 @@ def page(runs, machine, generated) -> str:
 <h1>Copy-semantics conformance matrix</h1>
 <p>Generated {esc(generated)} on {esc(machine)} from {esc(sources)}. {esc(legend)}; hover a cell for the skip
 reason, the failure or the divergence. The boxes below the totals hide columns; the address keeps the choice
-(<code>#release=2.13.0,2.14.1&amp;execution=eager</code>) for a link to that view.</p>
+(<code>#release={esc(example)}&amp;execution=eager</code>) for a link to that view.</p>
 <ul>{notes}</ul>
 <h2>Per release and execution</h2>
 {_summary(runs)}

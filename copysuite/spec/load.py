@@ -285,7 +285,7 @@ def _schema_check(doc, file, text):
     key = ".".join(str(p) for p in (path[2:] if entry else path))
     message = err.message
     if "propertyNames" in err.schema_path and "expect" in err.schema_path:
-        message = f"unknown invariant {err.instance!r} (see specs/schema.json for the known ones)"
+        message = f"unknown check {err.instance!r} (see specs/schema.json for the known ones)"
     elif "propertyNames" in err.schema_path:
         message = f"{err.instance!r} cannot name an input (a Python name)"
     elif err.validator == "additionalProperties":

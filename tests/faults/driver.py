@@ -38,10 +38,9 @@ def _preload():
     for module in PRELOAD:
         importlib.import_module(module)
     from copysuite.judge.checks import REGISTRY
-    from copysuite.outcome.recorder import spec_section
-    from copysuite.spec.load import SPEC_DIR, load_specs
-
+    from copysuite.outcome.document import spec_section
     from copysuite.plan import bind
+    from copysuite.spec.load import SPEC_DIR, load_specs
 
     spec_set = load_specs(checks=REGISTRY)   # every session loads them, checks their names, writes their declarations
     for entry in spec_set.entries:
@@ -62,7 +61,8 @@ def _preload():
 def _draw_once() -> None:
     """A throwaway Hypothesis test: its first draws make Hypothesis collect the constants of every loaded module that
     is not an installed package (it does so once per process, then only for modules imported since)."""
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     @settings(max_examples=20, database=None, derandomize=True)
     @given(st.integers(), st.floats(), st.text())

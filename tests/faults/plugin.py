@@ -105,7 +105,7 @@ def pytest_sessionstart(session):
         return
     for module in HARNESS_MODULES:  # capture the harness's instruments first (a no-op when already imported)
         importlib.import_module(module)
-    from tests.faults.fault import by_name
+    from tests.faults.catalog import by_name
 
     try:
         fault = by_name(name)

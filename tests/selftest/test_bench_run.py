@@ -1,14 +1,14 @@
 """python -m benchmarks.run: the pooled document is what pytest-benchmark would compute over every process's rounds.
 
 Needs pytest-benchmark (requirements-bench.txt); without it these tests skip and say so. .ci/run installs it and
-runs this file together with a small end-to-end tools/bench.sh.
+runs this file together with a small end-to-end `python -m benchmarks`.
 """
 import statistics
 
 import pytest
 
 pytest.importorskip("pytest_benchmark", reason="pytest-benchmark is not installed (requirements-bench.txt)")
-from benchmarks.run import pooled, process_command  # noqa: E402
+from benchmarks.run import pooled, process_command
 
 
 def part(data_by_name, iterations=10, load=0.5):

@@ -19,7 +19,9 @@ from copysuite.plugin.conformance import expected_failure
 from copysuite.judge.failures import ConformanceFailure
 from copysuite.plan.cells import SelectionError, plan_cells
 from copysuite.spec.programs import parse_program
-from copysuite.run.execute import execute, judge, reproduction
+from copysuite.judge.judge import judge
+from copysuite.run.execute import execute
+from copysuite.run.reproduction import reproduction
 from copysuite.spec.divergences import Divergence
 from copysuite.spec.load import load_specs
 from copysuite.strategies.cases import Case

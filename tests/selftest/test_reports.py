@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from copysuite.report import gate, matrix
+from copysuite.report import gate, matrix, matrix_command
 from copysuite.spec.declared import summarize
 from copysuite.judge.failures import FAILURE_KINDS
 from copysuite.outcome.format import FORMAT, SCHEMA
@@ -125,7 +125,7 @@ def test_matrix_cells_and_totals(tmp_path):
     write(tmp_path, "b.json", doc("2.12.1", [HELD[0], cell(ASARRAY, "requires_grad", "failed",
                                                            failure=mismatch(False, True))]))
     md = tmp_path / "m.md"   # the HTML page: test_matrix_page.py
-    assert matrix.main([str(tmp_path), "--markdown", str(md)]) == 0
+    assert matrix_command.main([str(tmp_path), "--markdown", str(md)]) == 0
     text = md.read_text()
     assert f"| {ASARRAY} | requires_grad | ✓ | ✗ |" in text
     assert "| failed | 0 | 1 |" in text and "Rows whose outcome differs between columns (1)" in text
@@ -141,7 +141,7 @@ def test_numpy_is_a_factor_of_a_release_only_where_both_majors_ran(tmp_path):
     runs = matrix.load_runs([tmp_path])
     assert [matrix.release(r) for r in runs] == ["2.12.1", "2.13.0 numpy 1", "2.13.0 numpy 2"]
     md, page = tmp_path / "m.md", tmp_path / "m.html"
-    assert matrix.main([str(tmp_path), "--markdown", str(md), "--html", str(page)]) == 0
+    assert matrix_command.main([str(tmp_path), "--markdown", str(md), "--html", str(page)]) == 0
     assert f"| {ASARRAY} | requires_grad | ✓ | ✗ | ✓ |" in md.read_text()
     assert 'data-axis="release" value="2.13.0 numpy 1"' in page.read_text()
 

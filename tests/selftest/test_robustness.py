@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.timeout(900)  # two whole pytest runs in subprocesses, on a possibly busy machine
-
 from copysuite.plugin import CELLS
+
+pytestmark = pytest.mark.timeout(900)  # two whole pytest runs in subprocesses, on a possibly busy machine
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAOS = {"new_tensor": "raise", "tolist": "hang", "numpy": "crash"}
@@ -22,7 +22,7 @@ SURVIVORS = ("detach", "data")
 
 
 def node_ids(entry, limit=None):
-    ids = [f"tests/test_conformance.py::test_invariant[{c.id}]" for c in CELLS if c.entry.id == entry
+    ids = [f"tests/test_conformance.py::test_check[{c.id}]" for c in CELLS if c.entry.id == entry
            and c.device == "cpu"]
     return ids[:limit]
 

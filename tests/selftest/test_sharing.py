@@ -1,4 +1,4 @@
-"""Judging every check of an entry on one execution (copysuite.run.execute.judge_all) is sound: the checks that share an
+"""Judging every check of an entry on one execution (copysuite.judge.judge.judge_all) is sound: the checks that share an
 execution (`disturbs` False) change nothing another check can see, and every spec entry's checks observe the same
 values on a shared execution as each on a fresh one of its own."""
 import dataclasses
@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from copysuite.judge.checks import REGISTRY
-from tests.faults.fault import by_name
+from tests.faults.catalog import by_name
 from copysuite.judge.explore import explore, group_key
 from copysuite.plan.cells import plan_cells
 from copysuite.run.execute import execute

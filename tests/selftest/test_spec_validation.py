@@ -43,7 +43,7 @@ MALFORMED = {
     "empty_file": ("", None, None, "empty spec file"),
     "not_a_mapping": ("- 1\n- 2\n", None, None, "a spec file is a mapping"),
     "unknown_top_key": ("entries: [{id: op, call: source}]\nextra: 1\n", None, None, "unknown key"),
-    "unknown_invariant": (GOOD.replace("shares_storage", "shares_memory"), "op", "expect", "unknown invariant"),
+    "unknown_check": (GOOD.replace("shares_storage", "shares_memory"), "op", "expect", "unknown check"),
     "unknown_entry_key": (GOOD + "    colour: red\n", "op", None, "unknown key"),
     "id_with_a_dash": (GOOD.replace("{id}", "clone-fast"), "clone-fast", "id", "does not match"),
     "wrong_type": (GOOD.replace("false}", "[1, 2]}"), "op", "expect.shares_storage",
@@ -249,12 +249,12 @@ def test_the_spec_format_doc_names_every_check_and_placement():
 
 
 def test_a_text_the_xdist_controller_validated_is_not_validated_again(tmp_path, monkeypatch):
-    """The controller hands the digests of the texts it validated to each worker (plugin.pytest_configure_node);
+    """The controller hands the digests of the texts it validated to each worker (copysuite.speed.hooks.pytest_configure_node);
     a worker validates only a text whose digest it was not given."""
     from types import SimpleNamespace
     from unittest import mock
 
-    from copysuite import plugin
+    from copysuite.speed import hooks as plugin
     from copysuite.spec import load as specs
 
     (tmp_path / "a.yaml").write_text(GOOD.replace("{id}", "op"))

@@ -25,10 +25,10 @@ class Observed(NamedTuple):
 class Check:
     name: str
     doc: str
-    observe: Callable                       # Execution -> Observed
+    observe: Callable                       # RunResult -> Observed
     accepts: Callable                       # a plain spec value -> None, or what is wrong with it
     agrees: Callable = operator.eq          # (expected, observed value) -> bool
-    symbols: dict = field(default_factory=dict)   # symbolic spec value -> (Execution -> the value it stands for)
+    symbols: dict = field(default_factory=dict)   # symbolic spec value -> (RunResult -> the value it stands for)
     kinds: tuple = KINDS                    # source kinds the check can judge
     needs_data: bool = False                # meaningless on meta tensors (no memory to read or write), or
                                             # torch cannot answer it there (is_set_to has no Meta kernel)

@@ -1,20 +1,12 @@
-"""Faults in `torch.compile` itself: each wraps the compiled function the way a backend bug looks from outside (an
-output that should alias an input is a copy, an input mutation is lost, outputs lose their graph, the returned input
-is a new object, aliased inputs are split apart, outputs that share memory are copied apart, input writes move no
-version counter). The conformance run catches them at the compiled cells of
-specs/compiled.yaml, whatever the backend; eager cells are not affected. Their campaign sessions run the
-`compile.eager` execution (dynamo alone: a compile costs 0.04 s there, 0.2 s with aot_eager, and the patch sits
-above the backend either way). Registered with the rest of the catalog (tests/faults/catalog.py imports this
-module).
-"""
+"""Faults in the promises of specs/compiled.yaml: torch.compile itself, wrapped the way a backend bug looks from outside. Each breaks one promise the way a regression in torch would."""
 from __future__ import annotations
 
 import torch
 
-from tests.faults.fault import _clone, _detach, _requires_grad_, _view_as, fault
+from tests.faults import original
+from tests.faults.fault import fault
 
 _compile = torch.compile
-_is_tensor = torch.is_tensor
 _set_version = torch._C._autograd._unsafe_set_version_counter
 _shares = lambda a, b: a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr() and a.numel() and b.numel()
 
@@ -41,8 +33,8 @@ def _compiling(inputs=None, outputs=None):
        expected=[("compiled.returns_input", "same_object"), ("compiled.returns_input", "shares_storage")], **ON_COMPILE)
 def _():
     def outputs(result, given):
-        aliases = _is_tensor(result) and any(_is_tensor(g) and _shares(result, g) for g in given)
-        return _requires_grad_(_detach(_clone(result)), result.requires_grad) if aliases else result
+        aliases = original.is_tensor(result) and any(original.is_tensor(g) and _shares(result, g) for g in given)
+        return original.requires_grad_(original.detach(original.clone(result)), result.requires_grad) if aliases else result
     return _compiling(outputs=outputs)
 
 
@@ -51,7 +43,7 @@ def _():
        expected=[("compiled.mutates_input", "source_untouched"), ("compiled.mutates_view_of_input", "source_untouched")], **ON_COMPILE)
 def _():
     def inputs(given):
-        return tuple(_clone(g) if _is_tensor(g) else g for g in given)
+        return tuple(original.clone(g) if original.is_tensor(g) else g for g in given)
     return _compiling(inputs=inputs)
 
 
@@ -61,7 +53,7 @@ def _():
                  ("compiled.view_of_intermediate", "grad_to_source")], **ON_COMPILE)
 def _():
     def outputs(result, given):
-        return _detach(result) if _is_tensor(result) else result
+        return original.detach(result) if original.is_tensor(result) else result
     return _compiling(outputs=outputs)
 
 
@@ -71,7 +63,7 @@ def _():
        expected=[("compiled.returns_input", "same_object"), ("compiled.copy_into_input", "same_object")], **ON_COMPILE)
 def _():
     def outputs(result, given):
-        return _view_as(result, result) if any(result is g for g in given) else result
+        return original.view_as(result, result) if any(result is g for g in given) else result
     return _compiling(outputs=outputs)
 
 
@@ -83,7 +75,7 @@ def _():
     def inputs(given):
         seen, out = set(), []
         for g in given:
-            out.append(_clone(g) if _is_tensor(g) and id(g) in seen else g)
+            out.append(original.clone(g) if original.is_tensor(g) and id(g) in seen else g)
             seen.add(id(g))
         return tuple(out)
     return _compiling(inputs=inputs)
@@ -101,8 +93,8 @@ def _():
             return result
         kept = []
         for r in result:
-            if _is_tensor(r) and any(_is_tensor(k) and _shares(r, k) for k in kept):
-                r = _requires_grad_(_detach(_clone(r)), r.requires_grad)
+            if original.is_tensor(r) and any(original.is_tensor(k) and _shares(r, k) for k in kept):
+                r = original.requires_grad_(original.detach(original.clone(r)), r.requires_grad)
             kept.append(r)
         return tuple(kept)
     return _compiling(outputs=outputs)
@@ -125,7 +117,7 @@ def _():
     before = []
 
     def inputs(given):
-        before[:] = [(g, g._version) for g in given if _is_tensor(g) and not g.is_inference()]
+        before[:] = [(g, g._version) for g in given if original.is_tensor(g) and not g.is_inference()]
         return given
 
     def outputs(result, given):
