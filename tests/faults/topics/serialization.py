@@ -1,6 +1,8 @@
 """Faults in the promises of specs/serialization.yaml: torch.save/torch.load, pickle and deep copies of structures. Each breaks one promise the way a regression in torch would."""
 from __future__ import annotations
 
+from mmap import MAP_SHARED
+
 import torch
 
 from copysuite.run.storage import untyped_storage
@@ -81,7 +83,7 @@ if original.set_default_mmap_options is not None:   # 2.4+: the switch this faul
             if not mmap:
                 return original.load(f, *args, mmap=mmap, **kwargs)
             before = original.get_default_mmap_options()
-            original.set_default_mmap_options(original.mmap.MAP_SHARED)
+            original.set_default_mmap_options(MAP_SHARED)
             try:
                 return original.load(f, *args, mmap=mmap, **kwargs)
             finally:
