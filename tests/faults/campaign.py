@@ -140,7 +140,7 @@ def _patches(fault) -> str:
 
 
 def table(c: Campaign) -> str:
-    """The catalog with its verdicts, as docs/reports/faults.md shows it."""
+    """The catalog with its verdicts, as docs/faults.md shows it."""
     lines = [
         f"Fault injection: {len(CATALOG)} faults, {len(c.sessions)} conformance sessions ({WORKERS} at a time): "
         f"{c.wall:.0f} s wall, {c.cpu:.0f} s CPU ({c.cpu / WORKERS:.0f} s on {WORKERS} idle cores). "

@@ -2,7 +2,7 @@
 specs state (clone copies, detach aliases, numpy() shares memory, ...) the way a regression in torch would.
 
 Each entry names the spec entries its session runs and the (entry, check) pairs that must catch it; see
-tests/faults/fault.py for what a fault is and docs/reports/faults.md for the measured verdicts.
+tests/faults/fault.py for what a fault is and docs/faults.md for the measured verdicts.
 """
 from __future__ import annotations
 

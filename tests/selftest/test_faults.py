@@ -4,7 +4,7 @@ one would expect, and pass without it.
 Each fault runs the conformance cells of its spec entries in a session of its own (forked by tests.faults.driver,
 two at a time), with the fault applied by tests.faults.plugin; a control session covers the union of those
 entries with no fault. The verdicts go to results/faults.md, to the terminal summary (tests/selftest/conftest.py)
-and into every failure message. See docs/reports/faults.md.
+and into every failure message. See docs/faults.md.
 """
 from __future__ import annotations
 
