@@ -6,6 +6,8 @@
     matrix     the conformance matrix (Markdown, HTML) from outcome files
     changelog  the change log of copy semantics, from the version gates in the specs
     bench      time the spec ops and the seed articles' idioms (pooled processes), then charts and the claims report
+    gpu        every execution, the seed scenarios and the CUDA benchmarks on one CUDA device, into results/gpu/
+               (tools/gpu.sh; docs/gpu.md)
 
 `gate`, `matrix` and `changelog` never import torch: they run where torch is absent.
 """
@@ -20,6 +22,7 @@ COMMANDS = {
     "matrix": "copysuite.matrix",
     "changelog": "copysuite.changelog",
     "bench": "copysuite.bench.command",
+    "gpu": "copysuite.gpu.runner",
 }
 
 
