@@ -5,7 +5,7 @@ import gzip
 import json
 from pathlib import Path
 
-from copysuite import matrix, matrix_html
+from copysuite.report import matrix, matrix_command, matrix_page
 from copysuite.gpu import source
 from tests.selftest.test_matrix_page import data
 from tests.selftest.test_reports import cell, doc, mismatch
@@ -27,7 +27,7 @@ def test_the_committed_h100_run_gives_a_cuda_column_per_execution_with_its_sourc
         assert bool(matrix.partial(runs[0], where)) == (where == "cuda compile.inductor.dynamic"), where
     text = matrix.markdown(runs, "here", "now")   # what `matrix` writes (main reads the files once more)
     page = tmp_path / "m.html"
-    page.write_text(matrix_html.page(runs, "here", "now"))
+    page.write_text(matrix_page.page(runs, "here", "now"))
     assert "| 2.11.0+cu130 cuda compile.inductor.dynamic (partial) |" in text.replace(" | ", " |\n| ")
     assert f"| 2.11.0+cu130 | NVIDIA H100 80GB HBM3, 16 cores | {H100.name} |" in text
     assert "NVIDIA H100 80GB HBM3, 16 cores" in page.read_text()
@@ -63,4 +63,4 @@ def test_an_outcome_file_without_a_sidecar_is_described_by_its_platform_and_a_ba
     [run] = matrix.load_runs([tmp_path])
     assert matrix.sources(run, "cuda")[0]["machine"] == "linux" and matrix.partial(run, "cuda") == ""
     (folder / source.FILE).write_text(json.dumps({"format": source.FORMAT, "run": "r"}))   # no machine
-    assert matrix.main([str(tmp_path), "--markdown", str(tmp_path / "m.md")]) == 2
+    assert matrix_command.main([str(tmp_path), "--markdown", str(tmp_path / "m.md")]) == 2

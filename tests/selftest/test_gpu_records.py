@@ -9,8 +9,8 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from copysuite import outcome_format
-from copysuite.specs import load_specs
+from copysuite.outcome import format as outcome_format
+from copysuite.spec.load import load_specs
 from strategies.space import DEVICES
 
 RUNS = sorted((Path(__file__).resolve().parents[2] / "results" / "gpu").rglob("*.json.gz"))
