@@ -11,7 +11,7 @@ from packaging.version import Version
 
 from copysuite.outcome import format as outcome_format
 from copysuite.spec.load import load_specs
-from strategies.space import DEVICES
+from copysuite.strategies.space import DEVICES
 
 RUNS = sorted((Path(__file__).resolve().parents[2] / "results" / "gpu").rglob("*.json.gz"))
 

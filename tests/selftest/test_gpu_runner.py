@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from copysuite.gpu import plan, runner
-from strategies.space import EXECUTIONS
+from copysuite.strategies.space import EXECUTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 
