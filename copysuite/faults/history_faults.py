@@ -1,0 +1,114 @@
+"""Faults that take torch back to an earlier release's copy semantics, one or more per area of specs/history.yaml
+(issue 32): each makes the installed torch behave the way the old side of a version gate says, so the entry that
+records the change must fail. Registered with the rest of the catalog (copysuite/faults/catalog.py imports this
+module).
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import torch
+import torch.utils.dlpack
+
+from copysuite.faults.fault import _T, _clone, _detach, _from_numpy, _numpy, fault
+
+# the originals this module patches, captured before any fault is applied (copysuite/faults/fault.py's rule)
+_save = torch.save
+_Parameter = torch.nn.Parameter
+_to_sparse = _T.to_sparse
+_untyped_storage = getattr(_T, "untyped_storage", None)
+_to_dlpack = torch.utils.dlpack.to_dlpack
+_as_strided = _T.as_strided
+_module_zero_grad = torch.nn.Module.zero_grad
+_optimizer_load_state_dict = torch.optim.Optimizer.load_state_dict
+_deepcopy = copy.deepcopy
+
+
+# ---- serialization ---------------------------------------------------------------------------------------------------
+@fault("save_drops_python_attributes", "torch.save writes a tensor or Parameter without its Python attributes "
+       "(its __dict__), as 1.13 did: the loaded tensor lacks them",
+       entries=["torch.save.python_attribute", "torch.save.parameter_attribute",
+                "torch.save.parameter_attribute:weights_only_true"],
+       expected=[("torch.save.python_attribute", "raises"), ("torch.save.parameter_attribute", "raises"),
+                 ("torch.save.parameter_attribute:weights_only_true", "raises")])
+def _():
+    def without_attributes(t):
+        out = _detach(t)
+        return _Parameter(out, requires_grad=t.requires_grad) if isinstance(t, _Parameter) else out
+
+    def save(obj, *args, **kwargs):
+        if isinstance(obj, torch.Tensor) and vars(obj):
+            obj = without_attributes(obj)
+        return _save(obj, *args, **kwargs)
+    return [(torch, "save", save)]
+
+
+# ---- sparse layouts --------------------------------------------------------------------------------------------------
+@fault("to_sparse_copies_sparse", "to_sparse() of a tensor already sparse COO returns a copy instead of the "
+       "tensor itself", entries=["Tensor.to_sparse:sparse.returns_self", "Tensor.to_sparse:sparse"],
+       expected=[("Tensor.to_sparse:sparse.returns_self", "same_object[s]")])
+def _():
+    def to_sparse(self, *args, **kwargs):
+        out = _to_sparse(self, *args, **kwargs)
+        return _clone(out) if out is self else out
+    return [(_T, "to_sparse", to_sparse)]
+
+
+# ---- storage objects -------------------------------------------------------------------------------------------------
+@fault("untyped_storage_new_object", "each untyped_storage() call returns a new Python storage object over the "
+       "same memory (as 2.0 did) instead of the one object torch keeps for the storage",
+       entries=["Tensor.untyped_storage:same_object"],
+       expected=[("Tensor.untyped_storage:same_object", "same_object[first]")])
+def _():
+    def untyped_storage(self):
+        if self.device.type != "cpu" or self.dtype not in (torch.float32, torch.float64):
+            return _untyped_storage(self)
+        # a tensor that NumPy's array over the same memory gives has a storage object of its own
+        return _untyped_storage(_from_numpy(_numpy(_detach(self))))
+    return [(_T, "untyped_storage", untyped_storage)]
+
+
+# ---- DLPack ----------------------------------------------------------------------------------------------------------
+@fault("to_dlpack_normalizes_strides", "to_dlpack() exports every dim of size 1 with stride 1 (as 1.13 to 2.8 "
+       "did) instead of the tensor's own stride", entries=["dlpack.size_one_strides"],
+       expected=[("dlpack.size_one_strides", "is_set_to[v]")])
+def _():
+    def to_dlpack(tensor):
+        strides = tuple(1 if size == 1 else st for size, st in zip(tensor.shape, tensor.stride()))
+        return _to_dlpack(_as_strided(tensor, tensor.shape, strides))
+    return [(torch.utils.dlpack, "to_dlpack", to_dlpack)]
+
+
+# ---- NumPy -----------------------------------------------------------------------------------------------------------
+@fault("from_numpy_refuses_uint16", "torch.from_numpy() refuses an array of numpy.uint16 (as releases before 2.3 "
+       "did)", entries=["torch.from_numpy:uint16", "torch.from_numpy:uint16.shares"],
+       expected=[("torch.from_numpy:uint16", "raises"), ("torch.from_numpy:uint16.shares", "raises")])
+def _():
+    def from_numpy(array):
+        if isinstance(array, np.ndarray) and array.dtype == np.uint16:
+            raise TypeError("can't convert np.ndarray of type numpy.uint16. The only supported types are: float64, "
+                            "float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.")
+        return _from_numpy(array)
+    return [(torch, "from_numpy", from_numpy)]
+
+
+# ---- nn.Module and optimizers ----------------------------------------------------------------------------------------
+@fault("zero_grad_fills_zeros", "Module.zero_grad() with its default set_to_none fills .grad with zeros (as 1.13 "
+       "did) instead of setting it to None", entries=["Module.zero_grad"],
+       expected=[("Module.zero_grad", "result_type")])
+def _():
+    def zero_grad(self, set_to_none=False):
+        return _module_zero_grad(self, set_to_none=set_to_none)
+    return [(torch.nn.Module, "zero_grad", zero_grad)]
+
+
+@fault("optimizer_load_state_dict_deepcopies", "Optimizer.load_state_dict() deep-copies the state_dict first (as "
+       "2.0 did): the optimizer holds copies of the loaded state tensors",
+       entries=["Optimizer.load_state_dict:state_tensors"],
+       expected=[("Optimizer.load_state_dict:state_tensors", "shares_storage[b]"),
+                 ("Optimizer.load_state_dict:state_tensors", "same_object[b]")])
+def _():
+    def load_state_dict(self, state_dict):
+        return _optimizer_load_state_dict(self, _deepcopy(state_dict))
+    return [(torch.optim.Optimizer, "load_state_dict", load_state_dict)]
