@@ -11,7 +11,7 @@ import numpy as np
 import torch
 import torch.utils.dlpack
 
-from copysuite.faults.fault import _T, _clone, _detach, _from_numpy, _numpy, fault
+from copysuite.faults.fault import _T, _clone, _data, _detach, _from_numpy, _numpy, fault
 
 # the originals this module patches, captured before any fault is applied (copysuite/faults/fault.py's rule)
 _save = torch.save
@@ -23,6 +23,9 @@ _as_strided = _T.as_strided
 _module_zero_grad = torch.nn.Module.zero_grad
 _optimizer_load_state_dict = torch.optim.Optimizer.load_state_dict
 _deepcopy = copy.deepcopy
+_from_dlpack = torch.from_dlpack
+_resize_as_ = _T.resize_as_
+_graph = torch.autograd.graph
 
 
 # ---- serialization ---------------------------------------------------------------------------------------------------
@@ -80,6 +83,18 @@ def _():
     return [(torch.utils.dlpack, "to_dlpack", to_dlpack)]
 
 
+@fault("from_dlpack_refuses_readonly", "torch.from_dlpack() of a read-only NumPy array raises BufferError (as "
+       "releases before 2.9 did, asking NumPy for an unversioned capsule)",
+       entries=["torch.from_dlpack:readonly_array", "torch.from_dlpack:readonly_array.shares"],
+       expected=[("torch.from_dlpack:readonly_array", "raises"), ("torch.from_dlpack:readonly_array.shares", "raises")])
+def _():
+    def from_dlpack(ext_tensor, *args, **kwargs):
+        if isinstance(ext_tensor, np.ndarray) and not ext_tensor.flags.writeable:
+            raise BufferError("Cannot export readonly array since signalling readonly is unsupported by DLPack.")
+        return _from_dlpack(ext_tensor, *args, **kwargs)
+    return [(torch, "from_dlpack", from_dlpack)]
+
+
 # ---- NumPy -----------------------------------------------------------------------------------------------------------
 @fault("from_numpy_refuses_uint16", "torch.from_numpy() refuses an array of numpy.uint16 (as releases before 2.3 "
        "did)", entries=["torch.from_numpy:uint16", "torch.from_numpy:uint16.shares"],
@@ -112,3 +127,31 @@ def _():
     def load_state_dict(self, state_dict):
         return _optimizer_load_state_dict(self, _deepcopy(state_dict))
     return [(torch.optim.Optimizer, "load_state_dict", load_state_dict)]
+
+
+# ---- autograd --------------------------------------------------------------------------------------------------------
+@fault("resize_as__keeps_version", "resize_as_() resizes the tensor without moving its version counter (as 2.0 "
+       "did): the resize goes through a .data alias, whose counter is its own", entries=["Tensor.resize_as_:version"],
+       expected=[("Tensor.resize_as_:version", "version_bumped")])
+def _():
+    def resize_as_(self, other, *args, **kwargs):
+        alias = _data.__get__(self, type(self))
+        _resize_as_(alias, other, *args, **kwargs)
+        _data.__set__(self, alias)
+        return self
+    return [(_T, "resize_as_", resize_as_)]
+
+
+@fault("allow_mutation_on_saved_tensors_noop", "torch.autograd.graph.allow_mutation_on_saved_tensors() does "
+       "nothing: a saved tensor written inside it still fails backward (as before 2.0, which had no such context)",
+       entries=["autograd.allow_mutation_on_saved_tensors"],
+       expected=[("autograd.allow_mutation_on_saved_tensors", "raises")])
+def _():
+    class Nothing:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    return [(_graph, "allow_mutation_on_saved_tensors", lambda: Nothing())]
