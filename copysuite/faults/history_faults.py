@@ -74,8 +74,9 @@ def _():
 
 # ---- DLPack ----------------------------------------------------------------------------------------------------------
 @fault("to_dlpack_normalizes_strides", "to_dlpack() exports every dim of size 1 with stride 1 (as 1.13 to 2.8 "
-       "did) instead of the tensor's own stride", entries=["dlpack.size_one_strides"],
-       expected=[("dlpack.size_one_strides", "is_set_to[v]")])
+       "did, and 2.9 for a non-contiguous tensor) instead of the tensor's own stride",
+       entries=["dlpack.size_one_strides", "dlpack.contiguous_row_strides"],
+       expected=[("dlpack.size_one_strides", "is_set_to[v]"), ("dlpack.contiguous_row_strides", "is_set_to[v]")])
 def _():
     def to_dlpack(tensor):
         strides = tuple(1 if size == 1 else st for size, st in zip(tensor.shape, tensor.stride()))
