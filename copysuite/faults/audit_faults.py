@@ -5,7 +5,6 @@ the check that catches it; tests/selftest/test_promises.py keeps those names tru
 rest of the catalog (copysuite/faults/catalog.py imports this module)."""
 from __future__ import annotations
 
-import numpy as np
 import torch
 
 from copysuite.faults.fault import (
@@ -14,8 +13,6 @@ from copysuite.faults.fault import (
 
 # the originals this module patches or calls, captured before any fault is applied (copysuite/faults/fault.py's rule)
 _tensor = torch.tensor
-_from_dlpack = torch.from_dlpack
-_zero_ = _T.zero_
 _detach_ = _T.detach_
 _is_view = _T._is_view
 _BUILD = ("strategies/cases.py:build",)
@@ -258,55 +255,7 @@ def _():
     return [(_T, "data", property(lambda self: _view_as(self, self), lambda self, value: _data.__set__(self, value)))]
 
 
-# ---- the holes the audit found: promises no spec entry stated until these faults went unnoticed --------------------
-@fault("asarray_copy_false_copies_shareable", "torch.asarray(obj, copy=False) returns a copy where it can share (it still "
-       "raises where it cannot)", entries=["torch.asarray:copy_false", "torch.asarray:copy_false_float64"],
-       expected=[("torch.asarray:copy_false", "shares_storage"), ("torch.asarray:copy_false", "writes_through")])
-def _():
-    def asarray(obj, *args, **kwargs):
-        out = _asarray(obj, *args, **kwargs)
-        return _clone(out) if kwargs.get("copy") is False else out
-    return [(torch, "asarray", asarray)]
-
-
-@fault("asarray_ndarray_copies", "torch.asarray(ndarray) with copy=None copies the array instead of sharing it",
-       entries=["torch.asarray:ndarray"],
-       expected=[("torch.asarray:ndarray", "shares_storage"), ("torch.asarray:ndarray", "writes_through")])
-def _():
-    def asarray(obj, *args, **kwargs):
-        if isinstance(obj, np.ndarray) and kwargs.get("copy") is None:
-            obj = obj.copy(order="K")
-        return _asarray(obj, *args, **kwargs)
-    return [(torch, "asarray", asarray)]
-
-
-@fault("from_dlpack_copy_false_copies", "torch.from_dlpack(obj, copy=False) copies instead of sharing",
-       entries=["dlpack.copy_false"],
-       expected=[("dlpack.copy_false", "shares_storage"), ("dlpack.copy_false", "writes_through")])
-def _():
-    def from_dlpack(ext, *args, **kwargs):
-        out = _from_dlpack(ext, *args, **kwargs)
-        return _clone(out) if kwargs.get("copy") is False else out
-    return [(torch, "from_dlpack", from_dlpack)]
-
-
-@fault("to_non_blocking_unfilled", "to(..., non_blocking=True) that converts hands back the new tensor before the "
-       "copy fills it (zeros)", entries=["to:float64:non_blocking"],
-       expected=[("to:float64:non_blocking", "values_equal")], harness_contact=_BUILD,
-       contact_note="Case.build's `.to(dtype)` passes no non_blocking=: the original runs unchanged")
-def _():
-    def to(self, *args, **kwargs):
-        out = _to(self, *args, **kwargs)
-        return _zero_(_detach(out)) if kwargs.get("non_blocking") and out is not self else out
-    return [(_T, "to", to)]
-
-
-@fault("torch_clone_aliases", "the function torch.clone (not the method) returns a view of its input",
-       entries=["torch.clone"], expected=[("torch.clone", "shares_storage"), ("torch.clone", "writes_through")])
-def _():
-    def clone(input, *args, **kwargs):
-        return _view_as(input, input)
-    return [(torch, "clone", clone)]
-
-
 import copysuite.faults.audit_view_faults  # noqa: F401 - the view, cast and interop promises of the audit
+import copysuite.faults.audit_more_faults  # noqa: F401 - results' types and dtypes, refusals, lazy bits
+import copysuite.faults.audit_state_faults  # noqa: F401 - refusals, indexing, deep copies, module state, torch.load
+import copysuite.faults.audit_copy_faults  # noqa: F401 - clone, reshape, indexing, deep copies, storage()
