@@ -6,8 +6,9 @@ from __future__ import annotations
 import torch
 
 from copysuite.faults.fault import (
-    _T, _clone, _conj, _deepcopy, _detach, _from_numpy, _narrow, _neg_view, _no_grad, _reshape, _retain_grad, fault,
+    _T, _clone, _conj, _deepcopy, _detach, _from_numpy, _narrow, _neg_view, _no_grad, _reshape, _retain_grad,
 )
+from copysuite.faults.fault import opt_in_fault as fault  # every fault of this module is opt-in (Fault.opt_in)
 
 # the originals this module patches or calls, captured before any fault is applied (copysuite/faults/fault.py's rule)
 _getitem = _T.__getitem__

@@ -8,8 +8,8 @@ from __future__ import annotations
 import torch
 
 from copysuite.faults.fault import (
-    _T, _as_tensor, _asarray, _clone, _copying, _data, _detach, _new_tensor, _to, _view_as, fault,
-)
+    _T, _as_tensor, _asarray, _clone, _copying, _data, _detach, _new_tensor, _to, _view_as, )
+from copysuite.faults.fault import opt_in_fault as fault  # every fault of this module is opt-in (Fault.opt_in)
 
 # the originals this module patches or calls, captured before any fault is applied (copysuite/faults/fault.py's rule)
 _tensor = torch.tensor
@@ -259,3 +259,4 @@ import copysuite.faults.audit_view_faults  # noqa: F401 - the view, cast and int
 import copysuite.faults.audit_more_faults  # noqa: F401 - results' types and dtypes, refusals, lazy bits
 import copysuite.faults.audit_state_faults  # noqa: F401 - refusals, indexing, deep copies, module state, torch.load
 import copysuite.faults.audit_copy_faults  # noqa: F401 - clone, reshape, indexing, deep copies, storage()
+import copysuite.faults.audit_hole_faults  # noqa: F401 - the promises no entry stated: default set

@@ -6,8 +6,8 @@ from __future__ import annotations
 import torch
 
 from copysuite.faults.fault import (
-    _T, _clone, _deepcopy, _detach, _numpy, _requires_grad_, _retain_grad, _to, _view, fault,
-)
+    _T, _clone, _deepcopy, _detach, _numpy, _requires_grad_, _retain_grad, _to, _view, )
+from copysuite.faults.fault import opt_in_fault as fault  # every fault of this module is opt-in (Fault.opt_in)
 
 # the originals this module patches or calls, captured before any fault is applied (copysuite/faults/fault.py's rule)
 _BASE = vars(getattr(torch._C, "TensorBase", None) or torch._C._TensorBase)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import torch
 
-from copysuite.faults.fault import _T, _clone, _detach, _numpy, _to, _view, _view_as, fault
+from copysuite.faults.fault import _T, _clone, _detach, _numpy, _to, _view, _view_as
+from copysuite.faults.fault import opt_in_fault as fault  # every fault of this module is opt-in (Fault.opt_in)
 
 _BASE = vars(getattr(torch._C, "TensorBase", None) or torch._C._TensorBase)
 # The methods and properties the Tensor Views page lists as views, by the spec entry that states each one. Left out:
