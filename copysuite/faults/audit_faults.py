@@ -260,3 +260,4 @@ import copysuite.faults.audit_more_faults  # noqa: F401 - results' types and dty
 import copysuite.faults.audit_state_faults  # noqa: F401 - refusals, indexing, deep copies, module state, torch.load
 import copysuite.faults.audit_copy_faults  # noqa: F401 - clone, reshape, indexing, deep copies, storage()
 import copysuite.faults.audit_hole_faults  # noqa: F401 - the promises no entry stated: default set
+import copysuite.faults.audit_serial_faults  # noqa: F401 - pickling, torch.save/load, nested, inference, modules
