@@ -140,11 +140,13 @@ def _():
     return [(_T, "storage", storage)]
 
 
-@fault("future_swap_ignored", "nn.Module ignores set_swap_module_params_on_conversion(True): conversions set .data "
-       "and load_state_dict copies, as without it", entries=["Module.to:float64:swap"],
-       expected=[("Module.to:float64:swap", "shares_version_counter[orig]")],
-       harness_contact=("copysuite/runner.py:<dictcomp>",),
-       contact_note="the runner reads torch.__future__'s switches before each program to restore them after it: it "
-                    "reads the fault's False, which it sets back")
-def _():
-    return [(_future, "get_swap_module_params_on_conversion", lambda: False)]
+# torch.__future__ has the swap switch from 2.3 (PR 117167): the fault exists where there is a switch to ignore
+if hasattr(torch.__future__, "get_swap_module_params_on_conversion"):
+    @fault("future_swap_ignored", "nn.Module ignores set_swap_module_params_on_conversion(True): conversions set .data "
+           "and load_state_dict copies, as without it", entries=["Module.to:float64:swap"],
+           expected=[("Module.to:float64:swap", "shares_version_counter[orig]")],
+           harness_contact=("copysuite/runner.py:<dictcomp>",),
+           contact_note="the runner reads torch.__future__'s switches before each program to restore them after it: it "
+                        "reads the fault's False, which it sets back")
+    def _():
+        return [(_future, "get_swap_module_params_on_conversion", lambda: False)]
