@@ -25,6 +25,7 @@ from tests.faults.plugin import DEFAULT_EXAMPLES, PROFILE, ROOT
 WORKERS = 2
 RUN_TIMEOUT = 600  # seconds, for the whole campaign
 CONTROL = "(no fault)"
+FAULT_SET = os.environ.get("COPYSUITE_FAULT_SET", "default")   # "all": the opt-in faults too (Fault.opt_in)
 TABLE_KEY = pytest.StashKey[str]()  # where the self-test leaves the table for the terminal summary
 
 
@@ -73,10 +74,15 @@ def pytest_args():
     return args
 
 
+def selected():
+    """The faults the campaign runs: every one that is not opt-in, and with COPYSUITE_FAULT_SET=all every one."""
+    return [f for f in CATALOG if not f.opt_in or FAULT_SET == "all"]
+
+
 def planned():
     """(fault name or None for a control, entries, examples, executions) of every session: one per fault, and one
     control per (example count, executions) over the union of those faults' entries."""
-    runs = [(f.name, f.entries, f.examples or DEFAULT_EXAMPLES, f.executions) for f in CATALOG
+    runs = [(f.name, f.entries, f.examples or DEFAULT_EXAMPLES, f.executions) for f in selected()
             if f.skip_reason() is None]
     for how in sorted({(e, x) for _, _, e, x in runs}):
         union = sorted({entry for _, entries, e, x in runs if (e, x) == how for entry in entries})
@@ -153,14 +159,15 @@ def _patches(fault) -> str:
 def table(c: Campaign) -> str:
     """The catalog with its verdicts, as docs/reports/faults.md shows it."""
     lines = [
-        f"Fault injection: {len(CATALOG)} faults, {len(c.sessions)} conformance sessions ({WORKERS} at a time): "
+        f"Fault injection: {len(selected())} faults ({len(CATALOG) - len(selected())} opt-in ones left out; "
+        f"COPYSUITE_FAULT_SET=all runs them), {len(c.sessions)} conformance sessions ({WORKERS} at a time): "
         f"{c.wall:.0f} s wall, {c.cpu:.0f} s CPU ({c.cpu / WORKERS:.0f} s on {WORKERS} idle cores). "
         "`*` marks an expected catch; each is a cell ENTRY-CHECK-DEVICE-EXECUTION of the conformance run.",
         "",
         "| # | fault | what the patch does | patches | expected catch (entry / check) | verdict | caught by | session |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for i, f in enumerate(CATALOG, 1):
+    for i, f in enumerate(selected(), 1):
         if f.name not in c.sessions:
             lines.append(f"| {i} | {f.name} | {f.description} | {_patches(f)} | - | not run: {f.skip_reason()} | - | - |")
             continue

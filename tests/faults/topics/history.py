@@ -1,4 +1,4 @@
-"""Faults in the promises of specs/history.yaml (issue 32): each takes torch back to an earlier release's copy
+"""Faults in the promises of specs/history.yaml : each takes torch back to an earlier release's copy
 semantics, the old side of one of its version gates, so the entry that records the change must fail; one or more per
 area (serialization, sparse, storage, DLPack, NumPy, nn.Module and optimizers, autograd)."""
 from __future__ import annotations
