@@ -5,6 +5,7 @@
     gate       compare two outcome files (current torch vs candidate): the upgrade gate
     matrix     the conformance matrix (Markdown, HTML) from outcome files
     changelog  the change log of copy semantics, from the version gates in the specs
+    surface    the operator surface of the installed torch: every aten op name by class, and which are checked
     bench      time the spec ops and the seed articles' idioms (pooled processes), then charts and the claims report
 
 `gate`, `matrix` and `changelog` never import torch: they run where torch is absent.
@@ -20,6 +21,7 @@ COMMANDS = {
     "matrix": "copysuite.matrix",
     "changelog": "copysuite.changelog",
     "bench": "copysuite.bench.command",
+    "surface": "copysuite.surface.report",
 }
 
 

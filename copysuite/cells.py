@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 TEST_NAME = "test_invariant"
+TEST_NAMES = (TEST_NAME, "test_surface")   # the spec cells' test, and the operator surface's (copysuite.surface)
 
 
 @dataclass(frozen=True, order=True)
@@ -31,8 +32,8 @@ class CellId:
     @classmethod
     def from_nodeid(cls, nodeid: str) -> "CellId | None":
         """The cell of a conformance test's node id (`...::test_invariant[ID]`), None for any other test."""
-        marker = f"::{TEST_NAME}["
-        if marker not in nodeid or not nodeid.endswith("]"):
+        marker = next((f"::{name}[" for name in TEST_NAMES if f"::{name}[" in nodeid), None)
+        if marker is None or not nodeid.endswith("]"):
             return None
         try:
             return cls.parse(nodeid.split(marker, 1)[1][:-1])

@@ -15,6 +15,7 @@ from copysuite.checks import REGISTRY
 from copysuite.outcomes import OutcomeRecorder
 from copysuite.plan import Cell, SelectionError, plan_cells
 from copysuite.specs import SPEC_DIR, SpecError, load_specs
+from copysuite.surface.cells import CHECK as SURFACE_CHECK, PREFIX as SURFACE_PREFIX, SurfaceCell
 from copysuite.quick_exit import pytest_unconfigure  # noqa: F401 - a hook: xdist workers skip the interpreter teardown
 from copysuite.watchdog import pytest_timeout_set_timer  # noqa: F401 - a hook: one timer thread per process
 from strategies.devices import device_skip_reason
@@ -30,6 +31,7 @@ settings.register_profile("thorough", max_examples=1000, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))  # --hypothesis-profile overrides this
 
 CELLS = []   # the cells of this session that can run here, planned in pytest_configure
+SURFACE_CELLS = []   # the operator surface's cells of this session (copysuite.surface.cells)
 VALIDATED_SPECS = "copysuite_validated_specs"   # workerinput: the digests of the spec texts the controller validated
 
 
@@ -56,6 +58,10 @@ def pytest_addoption(parser):
                     help=f"check every entry run this way: {', '.join(EXECUTIONS)}, or `all` (repeat for "
                          f"several). Default: every entry eagerly, and the entries that state their executions "
                          f"(specs/compiled.yaml) also compiled with aot_eager")
+    group.addoption("--surface", dest="surface", default="sample", choices=("sample", "all", "none"),
+                    help="the operator surface's cells (every aten op's schema contract): `sample` (default: the "
+                         "hand-written calls), `all` (and the release's OpInfo samples), `none`; run eagerly, or "
+                         "under each --execution given")
 
 
 def pytest_configure(config):
@@ -66,13 +72,17 @@ def pytest_configure(config):
             raise pytest.UsageError(f"COPYSUITE_REQUIRE={os.environ['COPYSUITE_REQUIRE']}: {reason}")
     spec_dir = Path(config.getoption("spec_dir") or SPEC_DIR)
     specs.VALID.update(getattr(config, "workerinput", {}).get(VALIDATED_SPECS, ()))
+    entry_ids = config.getoption("spec_entries")
+    spec_ids = [e for e in entry_ids if not e.startswith(SURFACE_PREFIX)]
+    SURFACE_CELLS[:] = surface_cells(config, entry_ids)
     try:
         spec_set = load_specs(spec_dir, REGISTRY)
         for entry in spec_set.entries:
             bind.check_names(entry)
-        planned = plan_cells(spec_set.entries, REGISTRY, entry_ids=config.getoption("spec_entries"),
-                             check_names=config.getoption("invariants"), devices=config.getoption("devices"),
-                             executions=chosen_executions(config))
+        only_surface = (entry_ids and not spec_ids) or config.getoption("invariants") == [SURFACE_CHECK]
+        planned = [] if only_surface else plan_cells(
+            spec_set.entries, REGISTRY, entry_ids=spec_ids, check_names=config.getoption("invariants"),
+            devices=config.getoption("devices"), executions=chosen_executions(config))
     except SpecError as exc:
         raise pytest.UsageError(f"spec error: {exc}") from None
     except SelectionError as exc:
@@ -102,6 +112,18 @@ def pytest_configure(config):
     gc.freeze()
 
 
+def surface_cells(config, entry_ids) -> list:
+    """The operator surface's cells the options select: none when --spec-entry names only spec entries, --invariant
+    names no `contract`, or --device leaves out the CPU."""
+    from copysuite.surface.cells import plan
+
+    wanted = [e for e in entry_ids if e.startswith(SURFACE_PREFIX)]
+    devices, checks = config.getoption("devices"), config.getoption("invariants")
+    if (entry_ids and not wanted) or (checks and SURFACE_CHECK not in checks) or (devices and "cpu" not in devices):
+        return []
+    return plan(config.getoption("surface"), chosen_executions(config) or ("eager",), wanted)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node):
     """xdist's controller, for each worker: the spec texts it validated, so that the worker does not validate them
@@ -124,12 +146,15 @@ def pytest_xdist_make_scheduler(config, log):
 def pytest_generate_tests(metafunc):
     if "cell" in metafunc.fixturenames:
         metafunc.parametrize("cell", CELLS, ids=[str(c.id) for c in CELLS])
+    if "surface_cell" in metafunc.fixturenames:
+        metafunc.parametrize("surface_cell", SURFACE_CELLS, ids=[str(c.id) for c in SURFACE_CELLS])
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
         cell = getattr(getattr(item, "callspec", None), "params", {}).get("cell")
-        if isinstance(cell, Cell):
+        cell = cell or getattr(getattr(item, "callspec", None), "params", {}).get("surface_cell")
+        if isinstance(cell, (Cell, SurfaceCell)):
             item.user_properties.append(("cell", cell.id.as_dict()))
 
 

@@ -333,6 +333,7 @@ import copysuite.faults.module_faults  # noqa: E402, F401 - nn.Module's state (s
 import copysuite.faults.sparse_faults  # noqa: E402, F401 - sparse COO and nested tensors (specs/sparse_nested.yaml)
 import copysuite.faults.promise_faults  # noqa: E402, F401 - the promises issue 14's second pass specified
 import copysuite.faults.promise3_faults  # noqa: E402, F401 - the promises issue 14's third pass specified
+import copysuite.faults.surface_faults  # noqa: E402, F401 - the operator surface's contracts (copysuite/surface)
 
 # the faults of torch.compile, registered after these where it can run (not on 1.13.1, nor on 2.0 under Python 3.11,
 # where their cells are skipped and nothing could catch them)

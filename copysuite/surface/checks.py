@@ -71,7 +71,7 @@ class Judge:
                     self.fail("no_shared_memory", "a copy sharing no memory with x", f"{where} aliases x")
                 continue
             owner = tensors(self.run(self.call.call, ns))[i] if expect == "member" else x
-            if not shares(out, owner):
+            if out.numel() and owner.numel() and not shares(out, owner):
                 self.fail("shares_storage", True, False, f"{where} and x have different storages")
             if expect == "view":
                 root = x._base if x._base is not None else x
@@ -195,7 +195,9 @@ def shares(a, b) -> bool:
 
 
 def same(a, b) -> bool:
+    """Equal values (NaN equals NaN), in a's dtype: an in-place comparison writes 1 and 0 into a float self."""
     try:
+        b = b.to(a.dtype) if b.dtype != a.dtype and a.layout == b.layout == torch.strided else b
         torch.testing.assert_close(a.detach(), b.detach(), equal_nan=True, check_stride=False, atol=1e-5,
                                    rtol=1e-4, check_layout=False)
         return True
@@ -204,6 +206,9 @@ def same(a, b) -> bool:
 
 
 def same_objects(result, out) -> bool:
+    """`result` is `out` (each tensor of it); an out= overload writing a list (`Tensor(a!)[] out`) returns nothing."""
+    if result is None and isinstance(out, (list, tuple)):
+        return True
     got, want = tree_flatten(result)[0], tree_flatten(out)[0]
     return len(got) == len(want) and all(g is w for g, w in zip(got, want))
 

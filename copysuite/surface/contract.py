@@ -35,6 +35,8 @@ MAY_ALIAS = {
            "tensor is a copy of self\""),
     "conj": ("self for a non-complex input, else a view with the conjugate bit", DOCS + "torch.conj.html: \"If "
              "input has a non-complex dtype, this function just returns input.\""),
+    "real": ("self for a real input, else a view", DOCS + "torch.real.html: \"The returned tensor and input share the "
+             "same underlying storage.\" (a real input is returned itself)"),
     "positive": ("self", DOCS + "torch.positive.html: \"Returns input.\""),
     "resolve_conj": ("self if the conjugate bit is not set, else copy", DOCS + "torch.resolve_conj.html: \"Returns "
                      "a new tensor with materialized conjugation if input's conjugate bit is set to True, else "

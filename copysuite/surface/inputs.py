@@ -63,7 +63,7 @@ def compiled(text: str, filename: str, mode: str):
 def hand_calls() -> list:
     calls = [Call(op, "alias", "hand", setup, call, expect, builders.TEARDOWN.get(op, ""))
              for op, setup, call, expect in builders.ALIAS]
-    calls += [Call(op, "inplace", "hand", setup, call, ref) for op, setup, call, ref in builders.INPLACE]
+    calls += [Call(op, "inplace", "hand", setup, call, ref, exact=bool(ref)) for op, setup, call, ref in builders.INPLACE]
     calls += [Call(op, cls, "hand", setup, call) for op, cls, setup, call in builders.FORMS]
     return calls
 
@@ -82,19 +82,35 @@ def dtype_of(info):
     return sorted(supported, key=str)[0] if supported else None
 
 
-@functools.lru_cache(maxsize=None)
+SAMPLES: dict = {}   # (OpInfo name, variant, dtype) -> its samples (an OpInfo is a dataclass: unhashable)
+
+
 def samples(info, dtype) -> tuple:
-    torch.manual_seed(0)
-    return tuple(info.sample_inputs("cpu", dtype, requires_grad=False))
+    key = (info.name, info.variant_test_name, dtype)
+    if key not in SAMPLES:
+        torch.manual_seed(0)
+        SAMPLES[key] = tuple(info.sample_inputs("cpu", dtype, requires_grad=False))
+    return SAMPLES[key]
 
 
-def function_text(info) -> str | None:
-    """`torch.NAME` where the OpInfo's name is a public function of the torch namespace (looked up at each call, so
-    that a patched function is the one called)."""
+def function_text(name: str) -> str | None:
+    """`torch.NAME` where NAME is a public function of the torch namespace (looked up at each call, so that a patched
+    function is the one called)."""
     owner = torch
-    for part in info.name.split("."):
+    for part in name.split("."):
         owner = getattr(owner, part, None)
-    return f"torch.{info.name}" if callable(owner) and not isinstance(owner, type) else None
+    return f"torch.{name}" if callable(owner) and not isinstance(owner, type) else None
+
+
+def inplace_text(aten: str) -> str | None:
+    """The in-place form of an aten name: the Tensor method `x.NAME_`, else the function `torch.NAME_` (relu_, ...)."""
+    if hasattr(torch.Tensor, f"{aten}_"):
+        return f"x.{aten}_(*args, **kwargs)"
+    return f"torch.{aten}_(x, *args, **kwargs)" if callable(getattr(torch, f"{aten}_", None)) else None
+
+
+def forms_name(info) -> str:
+    return info.aten_name or info.name.replace(".", "_")
 
 
 def fresh_sample(sample):
@@ -108,21 +124,28 @@ def fresh_sample(sample):
 
 
 def opinfo_calls(info, classes: dict, limit: int) -> list:
-    """The calls of one OpInfo's first `limit` samples, for each class of its aten op its variants reach."""
-    aten = info.aten_name or info.name.replace(".", "_")
-    fn, dtype = function_text(info), dtype_of(info)
+    """The calls of one OpInfo's first `limit` samples, for each class its name and its aliases' names reach (the
+    in-place form of any name whose `NAME_` is an in-place op, whether or not the OpInfo lists it)."""
+    dtype = dtype_of(info)
     if dtype is None:
         return []
+    names = [(info.aten_name or info.name.replace(".", "_"), info.name)]
+    names += [(a.name.replace(".", "_"), a.name) for a in getattr(info, "aliases", ())]
     forms = []
-    if fn and aten in classes["alias"] and rule(aten) == "view":
-        forms.append((aten, "alias", f"{fn}(x, *args, **kwargs)", "view"))
-    if fn and aten in classes["functional"]:
-        forms.append((aten, "functional", f"{fn}(x, *args, **kwargs)", ""))
-    if fn and info.supports_out and aten in classes["out"]:
-        forms.append((aten, "out", f"{fn}(x, *args, **kwargs)", ""))
-    if info.inplace_variant is not None and f"{aten}_" in classes["inplace"] and hasattr(torch.Tensor, f"{aten}_"):
-        forms.append((f"{aten}_", "inplace", f"x.{aten}_(*args, **kwargs)", f"{fn or 'x.' + aten}(x, *args, **kwargs)"
-                      if fn else f"x.{aten}(*args, **kwargs)"))
+    for aten, public in names:
+        fn = function_text(public)
+        call = f"{fn}(x, *args, **kwargs)" if fn else None
+        if call and aten in classes["alias"] and rule(aten) == "view":
+            forms.append((aten, "alias", call, "view"))
+        if call and aten in classes["functional"]:
+            forms.append((aten, "functional", call, ""))
+        if call and info.supports_out and aten in classes["out"]:
+            forms.append((aten, "out", call, ""))
+        inplace = inplace_text(aten)
+        if inplace and f"{aten}_" in classes["inplace"]:
+            # the out-of-place value the write must equal, where the OpInfo itself pairs the two variants
+            reference = call if info.inplace_variant is not None and aten == forms_name(info) else ""
+            forms.append((f"{aten}_", "inplace", inplace, reference or ""))
     if not forms:
         return []
     try:
@@ -142,13 +165,15 @@ def opinfo_calls(info, classes: dict, limit: int) -> list:
         for op, cls, call, expect in forms:
             calls.append(Call(op, cls, f"OpInfo {name} sample {i} ({dtype})", setup, call, expect,
                               fresh=functools.partial(fresh_sample, sample),
-                              exact=not getattr(info, "has_nondeterministic_output", False)))
+                              exact=bool(expect or cls != "inplace")
+                              and not getattr(info, "has_nondeterministic_output", False)))
     return calls
 
 
 def all_calls(classes: dict, limit: int = 2) -> list:
     """The hand-written calls and the OpInfo calls (`limit` samples per OpInfo)."""
     calls = hand_calls()
+    classes = {c: set(names) for c, names in classes.items()}
     for info in op_db():
         calls += opinfo_calls(info, classes, limit)
     return calls
