@@ -3,7 +3,8 @@ EXECUTION`, judging every call planned for that op and class (copysuite.surface.
 
     sample   the hand-written calls (every alias op, a dozen in-place methods, a few out= and functional forms):
              the default, cheap, without op_db
-    all      those and the first samples of every OpInfo of the release's op_db
+    all      those, the first samples of every OpInfo of the release's op_db, and calls generated from the schemas
+             of the public names neither reaches (copysuite.surface.generated)
     none     no surface cell
 A name is checked when some planned cell judges its contract on at least one input the op accepts.
 """
@@ -13,7 +14,7 @@ import functools
 from dataclasses import dataclass
 
 from copysuite.cells import CellId
-from copysuite.surface import classify, inputs
+from copysuite.surface import classify, generated, inputs
 from copysuite.surface.checks import Judge, NotApplicable
 
 SCOPES = ("sample", "all", "none")
@@ -55,7 +56,8 @@ def planned_calls(scope: str, limit: int = 2) -> list:
         return []
     if scope == "sample":
         return inputs.hand_calls()
-    return inputs.all_calls(classify.by_class(classified()), limit)
+    calls = inputs.all_calls(classify.by_class(classified()), limit)
+    return calls + generated.schema_calls(classified(), {(c.cls, c.op) for c in calls})
 
 
 def plan(scope: str, executions=("eager",), entries=()) -> list:

@@ -17,18 +17,34 @@ class NotApplicable(Exception):
     """The op refuses this input (an OpInfo sample meant for another variant)."""
 
 
+# what a reproduction prints to show the clause's observation
+SHOW = {
+    "shares_storage": "print(result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())",
+    "is_view": "print(result._is_view(), result._base is x)",
+    "is_self": "print(result is x)",
+    "returns_self": "print(result is x)",
+    "returns_out": "print(result is out)",
+    "version_bump": "print(x._version)",
+    "no_shared_memory": "print(result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())",
+}
+
+
 class Judge:
     def __init__(self, call, cell: str, execution: str = "eager", inplace_view: bool = False):
         self.call, self.cell, self.execution, self.inplace_view = call, cell, execution, inplace_view
 
     def fail(self, clause, expected, observed, detail=None, text=None, extra=""):
         call = self.call
+        if call.cls == "out":
+            extra = f"out = torch.utils._pytree.tree_map(torch.empty_like, {call.call})\n" + extra
+        extra = "\n".join(filter(None, (extra, SHOW.get(clause, ""))))
         raise ConformanceFailure(
             cell=self.cell, entry=self.cell.rsplit("-", 3)[0], check=clause, kind="mismatch", expected=expected,
             observed=observed, detail=detail, input=call.source, program=f"{text or call.call} ({self.execution})",
             versions=versions_line(), evidence=[evidence(call.op)] if call.cls == "alias" else [],
             spec=f"the schema of aten::{call.op} ({call.cls}; copysuite/surface/contract.py)",
             reproduction=execute.reproduction(call, text or call.call, self.execution, extra))
+
 
     def run(self, text, ns):
         torch.manual_seed(0)
@@ -99,15 +115,19 @@ class Judge:
         call = self.call
         reference = self.run(call.expect, self.fresh()) if call.expect else None
         x = ns["x"]
-        before = x._version
+        before, shape = x._version, tuple(x.shape)
         result = self.run(call.call, ns)
         if result is not x:
             self.fail("returns_self", "the very self object", f"a {'new tensor' if torch.is_tensor(result) else result}")
         if isinstance(reference, torch.Tensor) and call.exact and not same(x, reference):
             self.fail("writes", "self holds the out-of-place result", "other values", f"reference: {call.expect}")
-        if x._version <= before:
+        if not self.inplace_view and tuple(x.shape) != shape:
+            self.fail("keeps_shape", f"self keeps its shape {shape} (in-place ops do not broadcast self: "
+                      "https://pytorch.org/docs/stable/notes/broadcasting.html)", tuple(x.shape),
+                      extra="print(x.shape)")
+        if not self.inplace_view and x._version <= before:
             self.fail("version_bump", f"self._version > {before}", x._version)
-        if self.inplace_view:
+        if self.inplace_view:   # a metadata change (the inplace_view tag): no data written, no version bump owed
             if isinstance(reference, torch.Tensor) and tuple(x.shape) != tuple(reference.shape):
                 self.fail("keeps_identity", f"self with the metadata of {call.expect}: {tuple(reference.shape)}",
                           tuple(x.shape))
@@ -142,7 +162,10 @@ class Judge:
             raise NotApplicable("the op returns no tensor")
         text = call.call[:-1] + ", out=out)"
         inputs = call.inputs(ns)
-        out = ns["out"] = empties(outs_expected, spec)
+        try:
+            out = ns["out"] = empties(outs_expected, spec)
+        except (RuntimeError, NotImplementedError) as exc:   # a layout with no empty_like (mkldnn)
+            raise NotApplicable(f"no out tensor for this result: {exc}") from exc
         snapshot = [(t.detach().clone(), t._version) for t in inputs]
         result = self.run(text, ns)
         if not same_objects(result, out):
@@ -150,15 +173,22 @@ class Judge:
         if call.exact and not all(same(o, e) for o, e in zip(tree_flatten(out)[0], outs_expected)):
             self.fail("writes_out", "out holds the functional result", "other values", text=text)
         self.untouched(inputs, snapshot, text)
-        ns = self.fresh()
-        if all(differentiable(t) for t in outs_expected) and torch.is_grad_enabled():
+        grad_possible = differentiable(ns["x"]) and ns["x"].is_leaf and torch.is_grad_enabled()
+        if grad_possible and all(differentiable(t) for t in outs_expected):
+            ns = self.fresh()
+            ns["x"].requires_grad_(True)
+            if not any(t.requires_grad for t in tensors(self.run(call.call, ns))):
+                return   # grad is not needed: the out-of-place result does not require it (ones_like, ...)
+            ns = self.fresh()
+            ns["x"].requires_grad_(True)
             ns["out"] = tree_map_grad(empties(outs_expected, spec))
             try:
                 execute.run(call, text, ns, self.execution)
             except RuntimeError:
                 return
             self.fail("refuses_grad_out", "RuntimeError (out= arguments don't support automatic differentiation)",
-                      "no error", text=text, extra="# with out = torch.empty_like(result).requires_grad_()")
+                      "no error", text=text,
+                      extra="# with x.requires_grad_() and out = torch.empty_like(result).requires_grad_()")
 
     # ---- functional ------------------------------------------------------------------------------------------------
     def functional(self, ns):

@@ -47,7 +47,11 @@ def skip_reason(execution: str) -> str | None:
 
 
 def reproduction(call, text: str, execution: str, extra: str = "") -> str:
-    lines = ["import torch", "torch.manual_seed(0)", *call.setup.splitlines()]
+    """The call's Python; `extra`'s lines that define names the call uses (`out = ...`) come before it, the rest
+    after it."""
+    before = [line for line in extra.splitlines() if line.startswith("out = ")]
+    extra = "\n".join(line for line in extra.splitlines() if line not in before)
+    lines = ["import torch", "torch.manual_seed(0)", *call.setup.splitlines(), *before]
     if execution == "eager":
         lines.append(f"result = {text}")
     else:

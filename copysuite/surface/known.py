@@ -37,12 +37,59 @@ class Known:
 COMPILED = ("compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor",
             "compile.inductor.dynamic")
 
-RECORDS = [
-    Known("surface.inplace:requires_grad_", "version_bump", ("eager",) + COMPILED, ">=1.0",
-          "https://pytorch.org/docs/stable/generated/torch.Tensor.requires_grad_.html: \"sets this tensor's "
-          "requires_grad attribute in-place\" (its schema marks self written; a flag, not data: no version bump)",
-          by_design=True),
+DOCS = "https://pytorch.org/docs/stable/generated/"
+DRAFT = ("no upstream issue found (pytorch/pytorch issues searched); upstream-report draft in docs/surface.md, "
+         "section ")
+
+# (entry, clause, evidence, by design): on 2.13.0 eagerly
+EAGER = [
+    ("surface.inplace:requires_grad_", "version_bump", DOCS + "torch.Tensor.requires_grad_.html: \"sets this "
+     "tensor's requires_grad attribute in-place\" (its schema marks self written: a flag, not data)", True),
+    # the schema says a new tensor; the documentation says the input itself or a view of it
+    ("surface.functional:atleast_1d", "no_shared_memory", DOCS + "torch.atleast_1d.html: \"Input tensors with one or "
+     "more dimensions are returned as-is.\"", True),
+    ("surface.functional:atleast_2d", "no_shared_memory", DOCS + "torch.atleast_2d.html: \"Input tensors with two or "
+     "more dimensions are returned as-is.\"", True),
+    ("surface.functional:atleast_3d", "no_shared_memory", DOCS + "torch.atleast_3d.html: \"Input tensors with three "
+     "or more dimensions are returned as-is.\"", True),
+    ("surface.functional:conj_physical", "no_shared_memory", DOCS + "torch.conj_physical.html: a non-complex input is "
+     "returned itself", True),
+    ("surface.functional:to_dense", "no_shared_memory", DOCS + "torch.Tensor.to_dense.html: \"Creates a strided copy "
+     "of self if self is not a strided tensor, otherwise returns self.\"", True),
+    ("surface.functional:type_as", "no_shared_memory", DOCS + "torch.Tensor.type_as.html: \"This is a no-op if the "
+     "tensor is already of the correct type.\"", True),
+    ("surface.functional:broadcast_tensors", "no_shared_memory", DOCS + "torch.broadcast_tensors.html: \"More than "
+     "one element of a broadcasted tensor may refer to a single memory location.\"", True),
+    ("surface.functional:unsafe_split", "no_shared_memory", DOCS + "torch.unsafe_split.html: works like split "
+     "(views) \"but without enforcing the autograd restrictions on inplace modification of the outputs\"", True),
+    ("surface.functional:unsafe_chunk", "no_shared_memory", DOCS + "torch.unsafe_chunk.html: works like chunk "
+     "(views) without the autograd restrictions", True),
+    ("surface.functional:data", "no_shared_memory", "aten::data is Tensor.data, the tensor's own storage "
+     "(specs/copies.yaml states it)", True),
+    ("surface.functional:batch_norm", "inputs_untouched", DOCS + "torch.nn.functional.batch_norm.html: in training "
+     "the running_mean and running_var arguments are updated", True),
+    ("surface.functional:native_batch_norm", "inputs_untouched", "as batch_norm: running statistics updated in "
+     "training", True),
+    ("surface.functional:_native_batch_norm_legit", "inputs_untouched", "as batch_norm", True),
+    ("surface.out:native_batch_norm", "inputs_untouched", "as batch_norm", True),
+    ("surface.out:_native_batch_norm_legit", "inputs_untouched", "as batch_norm", True),
+    # undocumented
+    ("surface.functional:meshgrid", "no_shared_memory", DRAFT + "meshgrid", False),
+    ("surface.functional:cartesian_prod", "no_shared_memory", DRAFT + "cartesian_prod", False),
+    ("surface.functional:histogramdd", "no_shared_memory", DRAFT + "histogramdd", False),
+    ("surface.functional:dequantize", "no_shared_memory", DRAFT + "self-returning internals", False),
+    ("surface.functional:lift", "no_shared_memory", DRAFT + "self-returning internals", False),
+    ("surface.functional:to_dense_backward", "no_shared_memory", DRAFT + "self-returning internals", False),
+    ("surface.functional:to_mkldnn_backward", "no_shared_memory", DRAFT + "self-returning internals", False),
+    ("surface.inplace:addbmm_", "keeps_shape", DRAFT + "addbmm_", False),
+    ("surface.out:split_with_sizes_copy", "refuses_grad_out", DRAFT + "split_with_sizes_copy (its out= form is "
+     "CompositeExplicitAutograd, pytorch/pytorch PR 118512, so autograd's out= check never runs)", False),
+    *[(f"surface.inplace:logical_{op}_", "refuses_grad_leaf", DRAFT + "logical in-place", False)
+      for op in ("and", "or", "xor", "not")],
 ]
+
+RECORDS = [Known(entry, clause, ("eager",), ">=2.13,<2.14", evidence, by_design)
+           for entry, clause, evidence, by_design in EAGER]
 
 
 def records(entry: str, execution: str, version: str) -> list:

@@ -1,0 +1,60 @@
+"""Calls generated from the schemas themselves, for the public op names no OpInfo and no hand-written call reaches:
+each overload whose required arguments are all tensors (and numbers) is called through `torch.ops.aten` with float32
+tensors of shape (3, 4) (numbers: 2). An op that refuses these inputs is not applicable, and stays unchecked.
+
+Private names (`_...`) are left out: their preconditions are internal, and some crash the process on such inputs.
+"""
+from __future__ import annotations
+
+from copysuite.surface.classify import schema
+from copysuite.surface.inputs import Call
+
+SETUP = ("x = torch.randn(3, 4)", "y = torch.randn(3, 4)", "z = torch.randn(3, 4)")
+VALUES = {"Tensor": None, "Scalar": "2", "number": "2"}
+# in-place ops whose out-of-place namesake means something else (normal(mean) is not x.normal_()), and ops whose
+# values are uninitialized memory: their writes are checked by the version counter alone
+RANDOM = {"bernoulli_", "cauchy_", "exponential_", "geometric_", "log_normal_", "normal_", "random_", "uniform_"}
+UNINITIALIZED = ("empty",)
+
+
+def arguments(s) -> list | None:
+    """The Python text of the required positional arguments, or None when one is not a tensor or a number."""
+    texts, tensors = [], 0
+    for a in s.arguments:
+        if a.kwarg_only or a.default_value is not None or (hasattr(a, "has_default_value") and a.has_default_value()):
+            continue
+        kind = str(a.type)
+        if kind not in VALUES:
+            return None
+        if VALUES[kind] is None:
+            if tensors == len(SETUP):
+                return None
+            texts.append("xyz"[tensors])
+            tensors += 1
+        else:
+            texts.append(VALUES[kind])
+    return texts if texts and texts[0] == "x" else None
+
+
+def schema_calls(ops: dict, covered: set) -> list:
+    """Calls for the (class, name) pairs of `ops` not in `covered`."""
+    calls = []
+    for name, op in sorted(ops.items()):
+        if name.startswith("_"):
+            continue
+        for overload, cls in sorted(op.overloads.items()):
+            if cls not in ("functional", "out", "inplace") or (cls, name) in covered:
+                continue
+            args = arguments(schema(name, overload))
+            if args is None:
+                continue
+            setup = "\n".join(SETUP[:sum(a in "xyz" for a in args)])
+            text = f"torch.ops.aten.{name}({', '.join(args)})"
+            reference = ""
+            if cls == "inplace" and name not in RANDOM and "functional" in ops.get(name[:-1], op).classes and name[:-1] in ops:
+                reference = f"torch.ops.aten.{name[:-1]}({', '.join(args)})"
+            source = f"schema aten::{name}.{overload or 'default'} on float32 (3, 4) tensors"
+            exact = (bool(reference) or cls != "inplace") and not any(u in name for u in UNINITIALIZED)
+            calls.append(Call(name, cls, source, setup, text, reference, exact=exact))
+            covered.add((cls, name))
+    return calls
