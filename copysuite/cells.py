@@ -25,12 +25,12 @@ class CellId:
         return f"{self.entry}-{self.check}-{self.device}-{self.execution}"
 
     @classmethod
-    def parse(cls, text: str) -> "CellId":
+    def parse(cls, text: str) -> CellId:
         entry, check, device, execution = text.rsplit("-", 3)
         return cls(entry, check, device, execution)
 
     @classmethod
-    def from_nodeid(cls, nodeid: str) -> "CellId | None":
+    def from_nodeid(cls, nodeid: str) -> CellId | None:
         """The cell of a conformance test's node id (`...::test_invariant[ID]`), None for any other test."""
         marker = next((f"::{name}[" for name in TEST_NAMES if f"::{name}[" in nodeid), None)
         if marker is None or not nodeid.endswith("]"):
@@ -45,5 +45,5 @@ class CellId:
                 "execution": self.execution}
 
     @classmethod
-    def from_dict(cls, fields: dict) -> "CellId":
+    def from_dict(cls, fields: dict) -> CellId:
         return cls(fields["entry"], fields["check"], fields["device"], fields["execution"])

@@ -14,9 +14,11 @@ from copysuite import bind, failures, specs
 from copysuite.checks import REGISTRY
 from copysuite.outcomes import OutcomeRecorder
 from copysuite.plan import Cell, SelectionError, plan_cells
-from copysuite.specs import SPEC_DIR, SpecError, load_specs
-from copysuite.surface.cells import CHECK as SURFACE_CHECK, PREFIX as SURFACE_PREFIX, SurfaceCell
 from copysuite.quick_exit import pytest_unconfigure  # noqa: F401 - a hook: xdist workers skip the interpreter teardown
+from copysuite.specs import SPEC_DIR, SpecError, load_specs
+from copysuite.surface.cells import CHECK as SURFACE_CHECK
+from copysuite.surface.cells import PREFIX as SURFACE_PREFIX
+from copysuite.surface.cells import SurfaceCell
 from copysuite.watchdog import pytest_timeout_set_timer  # noqa: F401 - a hook: one timer thread per process
 from strategies.devices import device_skip_reason
 from strategies.space import EXECUTIONS

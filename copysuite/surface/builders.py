@@ -15,6 +15,7 @@ T = "x = torch.randn(3, 4, requires_grad=True).t()"      # a non-contiguous view
 COO = "x = torch.tensor([[0., 2.], [3., 0.]]).to_sparse()"
 CSR = "x = torch.tensor([[0., 2.], [3., 0.]]).to_sparse_csr()"
 CSC = "x = torch.tensor([[0., 2.], [3., 0.]]).to_sparse_csc()"
+NESTED = "nt = torch.nested.nested_tensor([torch.randn(2, 3), torch.randn(4, 3)])\nx = torch.randn(18, requires_grad=True)"
 DUAL = ("import torch.autograd.forward_ad as fwAD\nlevel = fwAD.enter_dual_level()\n"
         "x = torch.randn(3, 4, requires_grad=True)")
 
@@ -27,6 +28,8 @@ ALIAS = [
     ("_neg_view", M, "torch._neg_view(x)", "view"),
     ("_reshape_alias", M, "torch.ops.aten._reshape_alias(x, (12,), (1,))", "view"),
     ("_test_autograd_multiple_dispatch_view", M, "torch._test_autograd_multiple_dispatch_view(x)", "view"),
+    ("_nested_view_from_buffer", NESTED, ("torch.ops.aten._nested_view_from_buffer(x, nt._nested_tensor_size(), "
+     "nt._nested_tensor_strides(), nt._nested_tensor_storage_offsets())"), "view"),
     ("_values", COO + ".coalesce()", "x._values()", "member"),
     ("alias", M, "torch.ops.aten.alias(x)", "view"),
     ("as_strided", M, "torch.as_strided(x, (2, 2), (1, 2), 1)", "view"),
@@ -144,6 +147,16 @@ INPLACE = [
     ("div_", M0, "x.div_(2)", "x.div(2)"),
     ("sub_", M0, "x.sub_(1)", "x.sub(1)"),
     ("lerp_", M0, "x.lerp_(torch.ones(3, 4), 0.5)", "x.lerp(torch.ones(3, 4), 0.5)"),
+    ("float_power_", "x = torch.randn(3, 4, dtype=torch.float64)", "x.float_power_(2)", "x.float_power(2)"),
+    ("polygamma_", M0, "x.polygamma_(1)", "x.polygamma(1)"),
+    ("_add_relu_", M0, "torch.ops.aten._add_relu_(x, torch.ones(3, 4))", "torch.ops.aten._add_relu(x, torch.ones(3, 4))"),
+    ("_index_put_impl_", M0, "torch.ops.aten._index_put_impl_(x, [torch.tensor([0, 2])], torch.tensor(1.0))",
+     "torch.index_put(x, [torch.tensor([0, 2])], torch.tensor(1.0))"),
+    ("dropout_", M0, "torch.dropout_(x, 0.5, True)", ""),
+    ("alpha_dropout_", M0, "torch.alpha_dropout_(x, 0.5, True)", ""),
+    ("feature_dropout_", M0, "torch.feature_dropout_(x, 0.5, True)", ""),
+    ("feature_alpha_dropout_", M0, "torch.feature_alpha_dropout_(x, 0.5, True)", ""),
+    ("embedding_renorm_", M0, "torch.embedding_renorm_(x, torch.tensor([0, 2]), 1.0, 2.0)", ""),
 ]
 
 # (op name, class, setup, call): functional calls, and the functional form of an out= call (the check adds out=)
@@ -164,7 +177,6 @@ TEARDOWN = {"_make_dual": "fwAD.exit_dual_level()", "_unpack_dual": "fwAD.exit_d
 UNCHECKED = {
     "pin_memory": "pinned memory needs an accelerator",
     "_nested_get_values": "a jagged nested tensor's own op (torch.nested's Python subclass dispatches it)",
-    "_nested_view_from_buffer": "a strided nested tensor's internal constructor",
     "_nested_view_from_jagged": "a jagged nested tensor's internal constructor",
     "_sparse_broadcast_to": "a sparse internal of broadcast_to",
 }

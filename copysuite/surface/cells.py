@@ -46,7 +46,7 @@ class SurfaceCell:
         return applied
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def classified() -> dict:
     return classify.classify()
 

@@ -101,7 +101,7 @@ class Judge:
                     self.fail("version_counter", "x's version moves with the result's",
                               f"x._version stayed {before}", where, extra=f"torch.autograd.graph.increment_version("
                               f"result{f'[{i}]' if len(outs) > 1 else ''})\nprint(x._version)")
-        if expect == "view" and differentiable(x) and all(differentiable(o) for o in outs):
+        if expect == "view" and differentiable(x) and all(differentiable(o) and not o.is_nested for o in outs):
             ns = self.fresh()
             outs = tensors(self.run(self.call.call, ns))
             root = ns["x"] if ns["x"].is_leaf else ns["x"]._base
@@ -112,40 +112,47 @@ class Judge:
 
     # ---- inplace ---------------------------------------------------------------------------------------------------
     def inplace(self, ns):
+        """Self is `x`, or every tensor of the list `x` (a foreach op, whose schema returns nothing)."""
         call = self.call
         reference = self.run(call.expect, self.fresh()) if call.expect else None
-        x = ns["x"]
-        before, shape = x._version, tuple(x.shape)
+        selves = listed(ns["x"])
+        before = [(t._version, tuple(t.shape)) for t in selves]
         result = self.run(call.call, ns)
-        if result is not x:
-            self.fail("returns_self", "the very self object", f"a {'new tensor' if torch.is_tensor(result) else result}")
-        if isinstance(reference, torch.Tensor) and call.exact and not same(x, reference):
+        owed = None if isinstance(ns["x"], list) else ns["x"]
+        if result is not owed:
+            self.fail("returns_self", "the very self object" if owed is not None else "None (the schema returns ())",
+                      f"a {'new tensor' if torch.is_tensor(result) else type(result).__name__}")
+        if reference is not None and call.exact and not all(map(same, selves, listed(reference))):
             self.fail("writes", "self holds the out-of-place result", "other values", f"reference: {call.expect}")
-        if not self.inplace_view and tuple(x.shape) != shape:
-            self.fail("keeps_shape", f"self keeps its shape {shape} (in-place ops do not broadcast self: "
-                      "https://pytorch.org/docs/stable/notes/broadcasting.html)", tuple(x.shape),
-                      extra="print(x.shape)")
-        if not self.inplace_view and x._version <= before:
-            self.fail("version_bump", f"self._version > {before}", x._version)
+        for t, (version, shape) in zip(selves, before):
+            if not self.inplace_view and tuple(t.shape) != shape:
+                self.fail("keeps_shape", f"self keeps its shape {shape} (in-place ops do not broadcast self: "
+                          "https://pytorch.org/docs/stable/notes/broadcasting.html)", tuple(t.shape),
+                          extra="print(x.shape)")
+            if not self.inplace_view and t._version <= version:
+                self.fail("version_bump", f"self._version > {version}", t._version)
         if self.inplace_view:   # a metadata change (the inplace_view tag): no data written, no version bump owed
-            if isinstance(reference, torch.Tensor) and tuple(x.shape) != tuple(reference.shape):
+            if isinstance(reference, torch.Tensor) and tuple(selves[0].shape) != tuple(reference.shape):
                 self.fail("keeps_identity", f"self with the metadata of {call.expect}: {tuple(reference.shape)}",
-                          tuple(x.shape))
+                          tuple(selves[0].shape))
             return
         ns = self.fresh()
-        base = ns["x"]
-        if base.layout == torch.strided and not base.requires_grad:
-            ns["x"] = base.view(base.shape)
-            version = base._version
+        bases = listed(ns["x"])
+        if all(b.layout == torch.strided and not b.requires_grad and not b.is_nested for b in bases):
+            views = [b.view(b.shape) for b in bases]
+            ns["x"] = views if isinstance(ns["x"], list) else views[0]
+            versions = [b._version for b in bases]
             self.run(call.call, ns)
-            if base._version <= version:
+            if any(b._version <= v for b, v in zip(bases, versions)):
                 self.fail("base_sees_write", "the base's version moves when a view of it is written",
-                          base._version, "x = base.view(base.shape)")
-            if isinstance(reference, torch.Tensor) and call.exact and not same(base, reference):
+                          [b._version for b in bases], "x = base.view(base.shape)")
+            if reference is not None and call.exact and not all(map(same, bases, listed(reference))):
                 self.fail("base_sees_write", "the base holds the written values", "other values")
         ns = self.fresh()
-        if differentiable(ns["x"]) and ns["x"].is_leaf and torch.is_grad_enabled():
-            ns["x"].requires_grad_(True)
+        selves = listed(ns["x"])
+        if all(differentiable(t) and t.is_leaf for t in selves) and torch.is_grad_enabled():
+            for t in selves:
+                t.requires_grad_(True)
             try:
                 execute.run(call, call.call, ns, self.execution)
             except RuntimeError:
@@ -173,14 +180,16 @@ class Judge:
         if call.exact and not all(same(o, e) for o, e in zip(tree_flatten(out)[0], outs_expected)):
             self.fail("writes_out", "out holds the functional result", "other values", text=text)
         self.untouched(inputs, snapshot, text)
-        grad_possible = differentiable(ns["x"]) and ns["x"].is_leaf and torch.is_grad_enabled()
+        grad_possible = all(differentiable(t) and t.is_leaf for t in listed(ns["x"])) and torch.is_grad_enabled()
         if grad_possible and all(differentiable(t) for t in outs_expected):
             ns = self.fresh()
-            ns["x"].requires_grad_(True)
+            for t in listed(ns["x"]):
+                t.requires_grad_(True)
             if not any(t.requires_grad for t in tensors(self.run(call.call, ns))):
                 return   # grad is not needed: the out-of-place result does not require it (ones_like, ...)
             ns = self.fresh()
-            ns["x"].requires_grad_(True)
+            for t in listed(ns["x"]):
+                t.requires_grad_(True)
             ns["out"] = tree_map_grad(empties(outs_expected, spec))
             try:
                 execute.run(call, text, ns, self.execution)
@@ -207,6 +216,10 @@ class Judge:
             if t._version != version or not same(t, value):
                 self.fail("inputs_untouched", f"input {j} unchanged (version {version})",
                           f"version {t._version}" + ("" if same(t, value) else ", other values"), text=text)
+
+
+def listed(x) -> list:
+    return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
 def tensors(result) -> list:

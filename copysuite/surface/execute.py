@@ -16,13 +16,13 @@ def names(ns: dict) -> tuple:
     return tuple(k for k in ns if k not in ("torch", "__builtins__"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def program(text: str, arguments: tuple, execution: str, op: str):
     """`def program(ARGS): return TEXT`, compiled by the execution's backend (one code object, so one dynamo cache,
     per text)."""
     source = f"def program({', '.join(arguments)}):\n    return {text}\n"
     ns = {"torch": torch}
-    exec(compile(source, f"{SPEC_CODE}{op}> ({execution})", "exec"), ns)
+    exec(compile(source, f"{SPEC_CODE}{op}> ({execution})", "exec"), ns)  # noqa: S102 - the call's own printed Python
     fn = ns["program"]
     executor = EXECUTORS[execution]
     if executor.transform is None:

@@ -2,7 +2,8 @@
 each overload whose required arguments are all tensors (and numbers) is called through `torch.ops.aten` with float32
 tensors of shape (3, 4) (numbers: 2). An op that refuses these inputs is not applicable, and stays unchecked.
 
-Private names (`_...`) are left out: their preconditions are internal, and some crash the process on such inputs.
+Private names (`_...`) are left out, but for the foreach ops (`_foreach_add_`, lists of two such tensors): their
+preconditions are internal, and some crash the process on such inputs.
 """
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from copysuite.surface.classify import schema
 from copysuite.surface.inputs import Call
 
 SETUP = ("x = torch.randn(3, 4)", "y = torch.randn(3, 4)", "z = torch.randn(3, 4)")
-VALUES = {"Tensor": None, "Scalar": "2", "number": "2"}
+LISTS = ("x = [torch.randn(3, 4), torch.randn(2, 2)]", "y = [torch.randn(3, 4), torch.randn(2, 2)]",
+         "z = [torch.randn(3, 4), torch.randn(2, 2)]")
+VALUES = {"Tensor": None, "List[Tensor]": None, "Scalar": "2", "number": "2"}
 # in-place ops whose out-of-place namesake means something else (normal(mean) is not x.normal_()), and ops whose
 # values are uninitialized memory: their writes are checked by the version counter alone
 RANDOM = {"bernoulli_", "cauchy_", "exponential_", "geometric_", "log_normal_", "normal_", "random_", "uniform_"}
@@ -19,7 +22,7 @@ UNINITIALIZED = ("empty",)
 
 def arguments(s) -> list | None:
     """The Python text of the required positional arguments, or None when one is not a tensor or a number."""
-    texts, tensors = [], 0
+    texts, tensors, lists = [], 0, False
     for a in s.arguments:
         if a.kwarg_only or a.default_value is not None or (hasattr(a, "has_default_value") and a.has_default_value()):
             continue
@@ -27,33 +30,36 @@ def arguments(s) -> list | None:
         if kind not in VALUES:
             return None
         if VALUES[kind] is None:
-            if tensors == len(SETUP):
-                return None
+            if tensors == len(SETUP) or (tensors and lists != (kind == "List[Tensor]")):
+                return None   # tensors and lists mixed: not generated
+            lists = kind == "List[Tensor]"
             texts.append("xyz"[tensors])
             tensors += 1
         else:
             texts.append(VALUES[kind])
-    return texts if texts and texts[0] == "x" else None
+    return (texts, lists) if texts and texts[0] == "x" else None
 
 
 def schema_calls(ops: dict, covered: set) -> list:
     """Calls for the (class, name) pairs of `ops` not in `covered`."""
     calls = []
     for name, op in sorted(ops.items()):
-        if name.startswith("_"):
+        if name.startswith("_") and not name.startswith("_foreach_"):
             continue
         for overload, cls in sorted(op.overloads.items()):
             if cls not in ("functional", "out", "inplace") or (cls, name) in covered:
                 continue
-            args = arguments(schema(name, overload))
-            if args is None:
+            found = arguments(schema(name, overload))
+            if found is None:
                 continue
-            setup = "\n".join(SETUP[:sum(a in "xyz" for a in args)])
+            args, lists = found
+            setup = "\n".join((LISTS if lists else SETUP)[:sum(a in "xyz" for a in args)])
             text = f"torch.ops.aten.{name}({', '.join(args)})"
             reference = ""
             if cls == "inplace" and name not in RANDOM and "functional" in ops.get(name[:-1], op).classes and name[:-1] in ops:
                 reference = f"torch.ops.aten.{name[:-1]}({', '.join(args)})"
-            source = f"schema aten::{name}.{overload or 'default'} on float32 (3, 4) tensors"
+            source = f"schema aten::{name}.{overload or 'default'} on float32 " + (
+                "lists of (3, 4) and (2, 2) tensors" if lists else "(3, 4) tensors")
             exact = (bool(reference) or cls != "inplace") and not any(u in name for u in UNINITIALIZED)
             calls.append(Call(name, cls, source, setup, text, reference, exact=exact))
             covered.add((cls, name))

@@ -37,7 +37,7 @@ class Call:
             return self.fresh()
         ns = {"torch": torch}
         torch.manual_seed(0)   # the same values each time: a check compares the call with its reference
-        exec(compiled(self.setup, f"{SPEC_CODE}{self.op}>", "exec"), ns)
+        exec(compiled(self.setup, f"{SPEC_CODE}{self.op}>", "exec"), ns)  # noqa: S102 - the call's own printed Python
         return ns
 
     def evaluate(self, text: str, ns: dict):
@@ -45,7 +45,7 @@ class Call:
 
     def close(self, ns: dict) -> None:
         if self.teardown:
-            exec(compiled(self.teardown, f"{SPEC_CODE}{self.op}>", "exec"), ns)
+            exec(compiled(self.teardown, f"{SPEC_CODE}{self.op}>", "exec"), ns)  # noqa: S102 - the call's own printed Python
 
     def inputs(self, ns: dict) -> list:
         """Every tensor the call is given (the namespace's, lists included)."""
@@ -55,7 +55,7 @@ class Call:
         return found
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiled(text: str, filename: str, mode: str):
     return compile(text, filename, mode)
 
@@ -79,7 +79,7 @@ def dtype_of(info):
     supported = info.supported_dtypes("cpu")
     if torch.float32 in supported:
         return torch.float32
-    return sorted(supported, key=str)[0] if supported else None
+    return min(supported, key=str) if supported else None
 
 
 SAMPLES: dict = {}   # (OpInfo name, variant, dtype) -> its samples (an OpInfo is a dataclass: unhashable)
@@ -150,7 +150,7 @@ def opinfo_calls(info, classes: dict, limit: int) -> list:
         return []
     try:
         chosen = samples(info, dtype)[:limit]
-    except Exception:   # a sample function that fails on this release: the op stays unchecked
+    except Exception:  # noqa: BLE001 - a sample function that fails on this release: the op stays unchecked
         return []
     name = info.name + (f".{info.variant_test_name}" if info.variant_test_name else "")
     calls = []

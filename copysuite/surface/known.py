@@ -12,7 +12,7 @@ from packaging.version import Version
 
 @dataclass(frozen=True)
 class Known:
-    entry: str            # the surface cell's entry, surface.CLASS:OP
+    entry: str            # the surface cell's entry, surface.CLASS:OP (a trailing * matches any rest)
     clause: str           # the clause that fails
     executions: tuple     # where it fails
     torch: str            # the releases it fails on (a PEP 440 specifier)
@@ -31,7 +31,8 @@ class Known:
 
     def applies(self, entry: str, execution: str, version: str) -> bool:
         release = Version(Version(version).base_version)
-        return entry == self.entry and execution in self.executions and release in SpecifierSet(self.torch)
+        same = entry.startswith(self.entry[:-1]) if self.entry.endswith("*") else entry == self.entry
+        return same and execution in self.executions and release in SpecifierSet(self.torch)
 
 
 COMPILED = ("compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor",
@@ -64,12 +65,10 @@ EAGER = [
      "(views) \"but without enforcing the autograd restrictions on inplace modification of the outputs\"", True),
     ("surface.functional:unsafe_chunk", "no_shared_memory", DOCS + "torch.unsafe_chunk.html: works like chunk "
      "(views) without the autograd restrictions", True),
-    ("surface.functional:data", "no_shared_memory", "aten::data is Tensor.data, the tensor's own storage "
-     "(specs/copies.yaml states it)", True),
+    ("surface.functional:data", "no_shared_memory", "aten::data is Tensor.data: the tensor's own storage", True),
     ("surface.functional:batch_norm", "inputs_untouched", DOCS + "torch.nn.functional.batch_norm.html: in training "
      "the running_mean and running_var arguments are updated", True),
-    ("surface.functional:native_batch_norm", "inputs_untouched", "as batch_norm: running statistics updated in "
-     "training", True),
+    ("surface.functional:native_batch_norm", "inputs_untouched", "as batch_norm: running statistics", True),
     ("surface.functional:_native_batch_norm_legit", "inputs_untouched", "as batch_norm", True),
     ("surface.out:native_batch_norm", "inputs_untouched", "as batch_norm", True),
     ("surface.out:_native_batch_norm_legit", "inputs_untouched", "as batch_norm", True),
@@ -84,6 +83,8 @@ EAGER = [
     ("surface.inplace:addbmm_", "keeps_shape", DRAFT + "addbmm_", False),
     ("surface.out:split_with_sizes_copy", "refuses_grad_out", DRAFT + "split_with_sizes_copy (its out= form is "
      "CompositeExplicitAutograd, pytorch/pytorch PR 118512, so autograd's out= check never runs)", False),
+    ("surface.out:_foreach_*", "refuses_grad_out", DRAFT + "foreach out= (the generated out= overloads of the "
+     "foreach ops are CompositeExplicitAutograd, as split_with_sizes_copy's)", False),
     *[(f"surface.inplace:logical_{op}_", "refuses_grad_leaf", DRAFT + "logical in-place", False)
       for op in ("and", "or", "xor", "not")],
 ]

@@ -15,8 +15,8 @@ from copysuite.failures import ConformanceFailure
 from copysuite.faults.fault import CATALOG
 from copysuite.surface import classify
 from copysuite.surface.cells import classified, plan
-from copysuite.surface.inputs import Call
 from copysuite.surface.checks import Judge
+from copysuite.surface.inputs import Call
 from copysuite.surface.report import markdown, surface
 
 SURFACE_FAULTS = [f for f in CATALOG if f.name.startswith("surface_")]
@@ -89,7 +89,7 @@ def test_reproduction_runs_alone():
         cell.judge()
     ns = {}
     with fault.applied():
-        exec(textwrap.dedent(caught.value.reproduction), ns)
+        exec(textwrap.dedent(caught.value.reproduction), ns)  # noqa: S102 - the call's own printed Python
     assert ns["result"].untyped_storage().data_ptr() != ns["x"].untyped_storage().data_ptr()
 
 
