@@ -15,7 +15,8 @@ T = "x = torch.randn(3, 4, requires_grad=True).t()"      # a non-contiguous view
 COO = "x = torch.tensor([[0., 2.], [3., 0.]]).to_sparse()"
 CSR = "x = torch.tensor([[0., 2.], [3., 0.]]).to_sparse_csr()"
 CSC = "x = torch.tensor([[0., 2.], [3., 0.]]).to_sparse_csc()"
-NESTED = "nt = torch.nested.nested_tensor([torch.randn(2, 3), torch.randn(4, 3)])\nx = torch.randn(18, requires_grad=True)"
+NESTED = ("nt = torch.nested.nested_tensor([torch.randn(2, 3), torch.randn(4, 3)])\n"
+          "x = torch.randn(18, requires_grad=True)")
 DUAL = ("import torch.autograd.forward_ad as fwAD\nlevel = fwAD.enter_dual_level()\n"
         "x = torch.randn(3, 4, requires_grad=True)")
 
@@ -138,7 +139,8 @@ INPLACE = [
     ("log_normal_", M0, "x.log_normal_()", ""),
     ("masked_fill_", M0, "x.masked_fill_(x > 0, 0.0)", "x.masked_fill(x > 0, 0.0)"),
     ("index_fill_", M0, "x.index_fill_(1, torch.tensor([0, 2]), -1.0)", "x.index_fill(1, torch.tensor([0, 2]), -1.0)"),
-    ("scatter_", M0, "x.scatter_(0, torch.tensor([[2, 1, 0, 2]]), 9.0)", "x.scatter(0, torch.tensor([[2, 1, 0, 2]]), 9.0)"),
+    ("scatter_", M0, "x.scatter_(0, torch.tensor([[2, 1, 0, 2]]), 9.0)",
+     "x.scatter(0, torch.tensor([[2, 1, 0, 2]]), 9.0)"),
     ("put_", M0, "x.put_(torch.tensor([1, 5]), torch.tensor([9.0, 8.0]))",
      "x.put(torch.tensor([1, 5]), torch.tensor([9.0, 8.0]))"),
     ("relu_", M0, "x.relu_()", "x.relu()"),
@@ -149,7 +151,8 @@ INPLACE = [
     ("lerp_", M0, "x.lerp_(torch.ones(3, 4), 0.5)", "x.lerp(torch.ones(3, 4), 0.5)"),
     ("float_power_", "x = torch.randn(3, 4, dtype=torch.float64)", "x.float_power_(2)", "x.float_power(2)"),
     ("polygamma_", M0, "x.polygamma_(1)", "x.polygamma(1)"),
-    ("_add_relu_", M0, "torch.ops.aten._add_relu_(x, torch.ones(3, 4))", "torch.ops.aten._add_relu(x, torch.ones(3, 4))"),
+    ("_add_relu_", M0, "torch.ops.aten._add_relu_(x, torch.ones(3, 4))",
+     "torch.ops.aten._add_relu(x, torch.ones(3, 4))"),
     ("_index_put_impl_", M0, "torch.ops.aten._index_put_impl_(x, [torch.tensor([0, 2])], torch.tensor(1.0))",
      "torch.index_put(x, [torch.tensor([0, 2])], torch.tensor(1.0))"),
     ("dropout_", M0, "torch.dropout_(x, 0.5, True)", ""),

@@ -56,7 +56,8 @@ def schema_calls(ops: dict, covered: set) -> list:
             setup = "\n".join((LISTS if lists else SETUP)[:sum(a in "xyz" for a in args)])
             text = f"torch.ops.aten.{name}({', '.join(args)})"
             reference = ""
-            if cls == "inplace" and name not in RANDOM and "functional" in ops.get(name[:-1], op).classes and name[:-1] in ops:
+            pair = ops.get(name[:-1])
+            if cls == "inplace" and name not in RANDOM and pair is not None and "functional" in pair.classes:
                 reference = f"torch.ops.aten.{name[:-1]}({', '.join(args)})"
             source = f"schema aten::{name}.{overload or 'default'} on float32 " + (
                 "lists of (3, 4) and (2, 2) tensors" if lists else "(3, 4) tensors")

@@ -45,7 +45,7 @@ class Call:
 
     def close(self, ns: dict) -> None:
         if self.teardown:
-            exec(compiled(self.teardown, f"{SPEC_CODE}{self.op}>", "exec"), ns)  # noqa: S102 - the call's own printed Python
+            exec(compiled(self.teardown, f"{SPEC_CODE}{self.op}>", "exec"), ns)  # noqa: S102 - its printed Python
 
     def inputs(self, ns: dict) -> list:
         """Every tensor the call is given (the namespace's, lists included)."""
@@ -63,7 +63,8 @@ def compiled(text: str, filename: str, mode: str):
 def hand_calls() -> list:
     calls = [Call(op, "alias", "hand", setup, call, expect, builders.TEARDOWN.get(op, ""))
              for op, setup, call, expect in builders.ALIAS]
-    calls += [Call(op, "inplace", "hand", setup, call, ref, exact=bool(ref)) for op, setup, call, ref in builders.INPLACE]
+    calls += [Call(op, "inplace", "hand", setup, call, ref, exact=bool(ref))
+              for op, setup, call, ref in builders.INPLACE]
     calls += [Call(op, cls, "hand", setup, call) for op, cls, setup, call in builders.FORMS]
     return calls
 

@@ -25,7 +25,8 @@ CLASS_RECORD = {"type": "object", "required": ["total", "checked", "unchecked"],
                                "unchecked": {"type": "object", "additionalProperties": {"type": "string"}}}}
 REPORT = {"type": "object", "required": ["torch", "classes"], "additionalProperties": False,
           "properties": {"torch": {"type": "string"},
-                         "classes": {"type": "object", "required": list(classify.CLASSES), "additionalProperties": False,
+                         "classes": {"type": "object", "required": list(classify.CLASSES),
+                                     "additionalProperties": False,
                                      "properties": {c: CLASS_RECORD for c in classify.CLASSES}}}}
 
 
