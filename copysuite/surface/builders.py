@@ -72,7 +72,7 @@ ALIAS = [
     ("mH", C, "x.mH", "view"),
     ("mT", F, "x.mT", "view"),
     ("matrix_H", C, "x.adjoint()", "view"),
-    ("numpy_T", F, "x.T", "view"),
+    ("numpy_T", M, "x.T", "view"),
     ("moveaxis", F, "torch.moveaxis(x, 0, 2)", "view"),
     ("movedim", F, "torch.movedim(x, 0, 2)", "view"),
     ("narrow", F, "torch.narrow(x, 1, 1, 2)", "view"),
