@@ -39,8 +39,9 @@ COMPILED = ("compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic", "
             "compile.inductor.dynamic")
 
 DOCS = "https://pytorch.org/docs/stable/generated/"
-DRAFT = ("no upstream issue found (pytorch/pytorch issues searched); upstream-report draft in docs/surface.md, "
-         "section ")
+DRAFT = "no upstream issue found (pytorch/pytorch issues searched); reproduction to file: docs/upstream-reports/"
+
+ALIASES = DRAFT + "surface_schema_functional_aliases.py"
 
 # (entry, clause, evidence, by design): on 2.13.0 eagerly
 EAGER = [
@@ -73,31 +74,28 @@ EAGER = [
     ("surface.out:native_batch_norm", "inputs_untouched", "as batch_norm", True),
     ("surface.out:_native_batch_norm_legit", "inputs_untouched", "as batch_norm", True),
     # undocumented
-    ("surface.functional:meshgrid", "no_shared_memory", DRAFT + "meshgrid", False),
-    ("surface.functional:cartesian_prod", "no_shared_memory", DRAFT + "cartesian_prod", False),
-    ("surface.functional:histogramdd", "no_shared_memory", DRAFT + "histogramdd", False),
-    ("surface.functional:dequantize", "no_shared_memory", DRAFT + "self-returning internals", False),
-    ("surface.functional:lift", "no_shared_memory", DRAFT + "self-returning internals", False),
-    ("surface.functional:to_dense_backward", "no_shared_memory", DRAFT + "self-returning internals", False),
-    ("surface.functional:to_mkldnn_backward", "no_shared_memory", DRAFT + "self-returning internals", False),
-    ("surface.inplace:addbmm_", "keeps_shape", DRAFT + "addbmm_", False),
-    ("surface.out:split_with_sizes_copy", "refuses_grad_out", DRAFT + "split_with_sizes_copy (its out= form is "
-     "CompositeExplicitAutograd, pytorch/pytorch PR 118512, so autograd's out= check never runs)", False),
-    ("surface.out:_foreach_*", "refuses_grad_out", DRAFT + "foreach out= (the generated out= overloads of the "
-     "foreach ops are CompositeExplicitAutograd, as split_with_sizes_copy's)", False),
-    *[(f"surface.inplace:logical_{op}_", "refuses_grad_leaf", DRAFT + "logical in-place", False)
+    ("surface.functional:meshgrid", "no_shared_memory", ALIASES, False),
+    ("surface.functional:cartesian_prod", "no_shared_memory", ALIASES, False),
+    ("surface.functional:histogramdd", "no_shared_memory", ALIASES, False),
+    ("surface.functional:dequantize", "no_shared_memory", ALIASES, False),
+    ("surface.functional:lift", "no_shared_memory", ALIASES, False),
+    ("surface.functional:to_dense_backward", "no_shared_memory", ALIASES, False),
+    ("surface.functional:to_mkldnn_backward", "no_shared_memory", ALIASES, False),
+    ("surface.inplace:addbmm_", "keeps_shape", DRAFT + "surface_addbmm_resizes_self.py", False),
+    ("surface.out:split_with_sizes_copy", "refuses_grad_out", DRAFT + "surface_copy_out_grad.py (its out= form is "
+     "CompositeExplicitAutograd since pytorch/pytorch PR 118512)", False),
+    ("surface.out:_foreach_*", "refuses_grad_out", DRAFT + "surface_copy_out_grad.py", False),
+    *[(f"surface.inplace:logical_{op}_", "refuses_grad_leaf", DRAFT + "surface_logical_inplace_grad_leaf.py", False)
       for op in ("and", "or", "xor", "not")],
 ]
 
 # the same under aot_eager (the sweep of alias and in-place cells), and what only compiling shows
 BOTH = {"surface.inplace:requires_grad_", *(f"surface.inplace:logical_{op}_" for op in ("and", "or", "xor", "not"))}
 AOT_EAGER = [
-    ("surface.alias:lift_fresh", "is_self", DRAFT + "lift_fresh (an internal of functionalization: eagerly the "
-     "argument itself, compiled a new tensor)", False),
-    ("surface.alias:slice_inverse", "call", DRAFT + "slice_inverse (fake tensors refuse the call dynamo traces)",
+    ("surface.alias:lift_fresh", "is_self", DRAFT + "surface_compile_inplace_alias.py", False),
+    ("surface.alias:slice_inverse", "call", DRAFT + "surface_compile_inplace_alias.py",
      False),
-    ("surface.inplace:polygamma_", "call", DRAFT + "polygamma_ (functionalization calls aten::polygamma_ a custom "
-     "operator: its out-of-place form takes n first)", False),
+    ("surface.inplace:polygamma_", "call", DRAFT + "surface_compile_inplace_alias.py", False),
 ]
 
 RECORDS = [Known(entry, clause, ("eager", "compile.aot_eager") if entry in BOTH else ("eager",), ">=2.13,<2.14",
