@@ -11,10 +11,7 @@ from copysuite.failures import ConformanceFailure
 from copysuite.runner import versions_line
 from copysuite.surface import execute
 from copysuite.surface.contract import evidence
-
-
-class NotApplicable(Exception):
-    """The op refuses this input (an OpInfo sample meant for another variant)."""
+from copysuite.surface.inputs import NotApplicable
 
 
 # what a reproduction prints to show the clause's observation

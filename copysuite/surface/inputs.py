@@ -20,6 +20,10 @@ SPEC_CODE = "<spec surface: "   # the fault audit treats code compiled under "<s
 PRIVATE = ("torch", "fwAD", "level", "info", "sample", "__builtins__")   # namespace names that are not inputs
 
 
+class NotApplicable(Exception):
+    """The op refuses this input (an OpInfo sample meant for another variant), or there is no such sample."""
+
+
 @dataclass(frozen=True)
 class Call:
     op: str             # the aten op name whose contract it checks
@@ -114,7 +118,16 @@ def forms_name(info) -> str:
     return info.aten_name or info.name.replace(".", "_")
 
 
-def fresh_sample(sample):
+def fresh_sample(info, dtype, index):
+    """A copy of the OpInfo's sample `index` (the samples are built once, at the first call: planning needs none)."""
+    try:
+        built = samples(info, dtype)
+    except Exception as exc:  # noqa: BLE001 - a sample function that fails on this release: the op stays unchecked
+        raise NotApplicable(f"the OpInfo's samples fail: {type(exc).__name__}: {exc}") from exc
+    if index >= len(built) or not isinstance(built[index].input, torch.Tensor):
+        raise NotApplicable(f"no tensor sample {index}")
+    sample = built[index]
+
     def copy(v):
         if not isinstance(v, torch.Tensor):
             return v
@@ -147,17 +160,9 @@ def opinfo_calls(info, classes: dict, limit: int) -> list:
             # the out-of-place value the write must equal, where the OpInfo itself pairs the two variants
             reference = call if info.inplace_variant is not None and aten == forms_name(info) else ""
             forms.append((f"{aten}_", "inplace", inplace, reference or ""))
-    if not forms:
-        return []
-    try:
-        chosen = samples(info, dtype)[:limit]
-    except Exception:  # noqa: BLE001 - a sample function that fails on this release: the op stays unchecked
-        return []
     name = info.name + (f".{info.variant_test_name}" if info.variant_test_name else "")
     calls = []
-    for i, sample in enumerate(chosen):
-        if not isinstance(sample.input, torch.Tensor):
-            continue
+    for i in range(limit if forms else 0):
         setup = ("from torch.testing._internal.common_methods_invocations import op_db\n"
                  f"info = next(o for o in op_db if (o.name, o.variant_test_name) == ({info.name!r}, "
                  f"{info.variant_test_name!r}))\ntorch.manual_seed(0)\n"
@@ -165,7 +170,7 @@ def opinfo_calls(info, classes: dict, limit: int) -> list:
                  "x, args, kwargs = sample.input, sample.args, sample.kwargs")
         for op, cls, call, expect in forms:
             calls.append(Call(op, cls, f"OpInfo {name} sample {i} ({dtype})", setup, call, expect,
-                              fresh=functools.partial(fresh_sample, sample),
+                              fresh=functools.partial(fresh_sample, info, dtype, i),
                               exact=bool(expect or cls != "inplace")
                               and not getattr(info, "has_nondeterministic_output", False)))
     return calls
