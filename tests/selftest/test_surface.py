@@ -110,3 +110,12 @@ def test_each_clause_can_fail(cls, setup, call, expect, clause):
     with pytest.raises(ConformanceFailure) as caught:
         Judge(Call("probe", cls, "hand", setup, call, expect), f"surface.{cls}:probe-contract-cpu-eager").judge()
     assert caught.value.check == clause
+
+
+def test_records_match_their_entry_release_and_execution():
+    from copysuite.surface.known import Known
+    k = Known("surface.out:_foreach_*", "refuses_grad_out", ("eager",), ">=2.13,<2.14", "evidence")
+    assert k.applies("surface.out:_foreach_add", "eager", "2.13.0+cpu")
+    assert not k.applies("surface.out:_foreach_add", "compile.aot_eager", "2.13.0")
+    assert not k.applies("surface.out:_foreach_add", "eager", "2.14.1")
+    assert not k.applies("surface.out:add", "eager", "2.13.0")
