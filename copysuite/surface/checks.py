@@ -4,6 +4,8 @@ not applicable (NotApplicable), a hand-written call that raises is a failure.
 """
 from __future__ import annotations
 
+import warnings
+
 import torch
 from torch.utils._pytree import tree_flatten
 
@@ -171,7 +173,13 @@ class Judge:
         except (RuntimeError, NotImplementedError) as exc:   # a layout with no empty_like (mkldnn)
             raise NotApplicable(f"no out tensor for this result: {exc}") from exc
         snapshot = [(t.detach().clone(), t._version) for t in inputs]
-        result = self.run(text, ns)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = self.run(text, ns)
+        resized = [str(w.message) for w in caught if "was resized" in str(w.message)]
+        if resized:
+            self.fail("no_resize_warning", "no resize of an out that already has the result's shape", resized[0][:160],
+                      text=text, extra="# run with python -W always: the warning is printed")
         if not same_objects(result, out):
             self.fail("returns_out", "the out object(s) themselves", "new tensor(s)", text=text)
         if call.exact and not all(same(o, e) for o, e in zip(tree_flatten(out)[0], outs_expected)):
