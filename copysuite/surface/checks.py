@@ -15,7 +15,6 @@ from copysuite.surface import execute
 from copysuite.surface.contract import evidence
 from copysuite.surface.inputs import NotApplicable
 
-
 # what a reproduction prints to show the clause's observation
 SHOW = {
     "shares_storage": "print(result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())",
@@ -43,7 +42,6 @@ class Judge:
             versions=versions_line(), evidence=[evidence(call.op)] if call.cls == "alias" else [],
             spec=f"the schema of aten::{call.op} ({call.cls}; copysuite/surface/contract.py)",
             reproduction=execute.reproduction(call, text or call.call, self.execution, extra))
-
 
     def run(self, text, ns):
         torch.manual_seed(0)
