@@ -1,6 +1,7 @@
 """Calls generated from the schemas themselves, for the public op names no OpInfo and no hand-written call reaches:
 each overload whose required arguments are all tensors (and numbers) is called through `torch.ops.aten` with float32
-tensors of shape (3, 4) (numbers: 2). An op that refuses these inputs is not applicable, and stays unchecked.
+tensors of shape (3, 4) (numbers: 2), once with normal values and once with values in [0, 1). An op that refuses
+these inputs is not applicable, and stays unchecked.
 
 Private names (`_...`) are left out, but for the foreach ops (`_foreach_add_`, lists of two such tensors): their
 preconditions are internal, and some crash the process on such inputs.
@@ -53,15 +54,18 @@ def schema_calls(ops: dict, covered: set) -> list:
             if found is None:
                 continue
             args, lists = found
-            setup = "\n".join((LISTS if lists else SETUP)[:sum(a in "xyz" for a in args)])
+            lines = (LISTS if lists else SETUP)[:sum(a in "xyz" for a in args)]
             text = f"torch.ops.aten.{name}({', '.join(args)})"
             reference = ""
             pair = ops.get(name[:-1])
             if cls == "inplace" and name not in RANDOM and pair is not None and "functional" in pair.classes:
                 reference = f"torch.ops.aten.{name[:-1]}({', '.join(args)})"
-            source = f"schema aten::{name}.{overload or 'default'} on float32 " + (
-                "lists of (3, 4) and (2, 2) tensors" if lists else "(3, 4) tensors")
             exact = (bool(reference) or cls != "inplace") and not any(u in name for u in UNINITIALIZED)
-            calls.append(Call(name, cls, source, setup, text, reference, exact=exact))
+            shapes = "lists of (3, 4) and (2, 2) tensors" if lists else "(3, 4) tensors"
+            # normal values, and values in [0, 1) for the ops that want probabilities (binary_cross_entropy, ...)
+            for draw, words in (("randn", "normal"), ("rand", "uniform [0, 1)")):
+                setup = "\n".join(line.replace("randn", draw) for line in lines)
+                source = f"schema aten::{name}.{overload or 'default'} on float32 {shapes}, {words} values"
+                calls.append(Call(name, cls, source, setup, text, reference, exact=exact))
             covered.add((cls, name))
     return calls

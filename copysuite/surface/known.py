@@ -81,6 +81,8 @@ EAGER = [
     ("surface.functional:lift", "no_shared_memory", ALIASES, False),
     ("surface.functional:to_dense_backward", "no_shared_memory", ALIASES, False),
     ("surface.functional:to_mkldnn_backward", "no_shared_memory", ALIASES, False),
+    ("surface.out:binary_cross_entropy", "writes_out", DRAFT + "surface_binary_cross_entropy_out.py (the out= form "
+     "returns the first element's loss where the reduction is mean or sum)", False),
     ("surface.out:linear", "no_resize_warning", DRAFT + "surface_linear_out_resize_warning.py", False),
     ("surface.inplace:addbmm_", "keeps_shape", DRAFT + "surface_addbmm_resizes_self.py", False),
     ("surface.out:split_with_sizes_copy", "refuses_grad_out", DRAFT + "surface_copy_out_grad.py (its out= form is "
