@@ -101,12 +101,22 @@ AOT_EAGER = [
     ("surface.inplace:polygamma_", "call", DRAFT + "surface_compile_inplace_alias.py", False),
 ]
 
+# under inductor (the default sample on 2.13.0): the outputs of a multi-output view of an input that requires grad
+# come back as views of no tensor, and what fails under aot_eager fails there too
+MULTI_OUTPUT = ("pytorch/pytorch PR 186503 (open): \"AOTAutograd classified differentiable multi-output views of "
+                "graph inputs as non-alias outputs\"")
+INDUCTOR = [(f"surface.alias:{op}", "is_view", MULTI_OUTPUT, False)
+            for op in ("chunk", "split", "split_with_sizes", "unbind")]
+INDUCTOR += [r for r in AOT_EAGER] + [r for r in EAGER if r[0] == "surface.inplace:requires_grad_"]
+
 # eagerly: the whole sweep on 2.13.0 and 2.14.1; under aot_eager: the alias and in-place cells on 2.13.0
 RECORDS = [Known(entry, clause, ("eager",), ">=2.13,<2.15", evidence, by_design)
            for entry, clause, evidence, by_design in EAGER]
 RECORDS += [Known(entry, clause, ("compile.aot_eager",), ">=2.13,<2.14", evidence, by_design)
             for entry, clause, evidence, by_design in EAGER + AOT_EAGER if entry in BOTH or (entry, clause, evidence,
                                                                                           by_design) in AOT_EAGER]
+RECORDS += [Known(entry, clause, ("compile.inductor",), ">=2.13,<2.14", evidence, by_design)
+            for entry, clause, evidence, by_design in INDUCTOR]
 # new in 2.14: the op behind `t.data = other`, which replaces the tensor's data instead of writing values
 RECORDS.append(Known("surface.inplace:shallow_copy_data_", "version_bump", ("eager",), ">=2.14,<2.15",
                      "pytorch/pytorch's shallow_copy_data_ kernel (2.14): it mirrors VariableHooks::set_data \"so that "
