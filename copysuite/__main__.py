@@ -5,6 +5,7 @@
     gate       compare two outcome files (current torch vs candidate): the upgrade gate
     matrix     the conformance matrix (Markdown, HTML) from outcome files
     changelog  the change log of copy semantics, from the version gates in the specs
+    surface    the operator surface of the installed torch: every aten op name by class, and which are checked
     gpu        every execution, the seed scenarios and the CUDA benchmarks on one CUDA device, into results/gpu/
                (tools/gpu.sh; docs/gpu.md)
 
@@ -22,6 +23,7 @@ COMMANDS = {
     "gate": "copysuite.report.gate",
     "matrix": "copysuite.report.matrix_command",
     "changelog": "copysuite.report.changelog",
+    "surface": "copysuite.surface.report",
     "gpu": "copysuite.gpu.runner",
 }
 

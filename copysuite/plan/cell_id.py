@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 TEST_NAME = "test_check"
 OLD_TEST_NAMES = ("test_invariant",)   # the name in outcome files written before the rename: still read
+SURFACE_TEST_NAME = "test_surface"   # the operator surface's cells (copysuite.surface)
 
 
 @dataclass(frozen=True, order=True)
@@ -25,14 +26,14 @@ class CellId:
         return f"{self.entry}-{self.check}-{self.device}-{self.execution}"
 
     @classmethod
-    def parse(cls, text: str) -> "CellId":
+    def parse(cls, text: str) -> CellId:
         entry, check, device, execution = text.rsplit("-", 3)
         return cls(entry, check, device, execution)
 
     @classmethod
     def from_nodeid(cls, nodeid: str) -> "CellId | None":
         """The cell of a conformance test's node id (`...::test_check[ID]`), None for any other test."""
-        marker = next((f"::{name}[" for name in (TEST_NAME, *OLD_TEST_NAMES) if f"::{name}[" in nodeid), None)
+        marker = next((f"::{name}[" for name in (TEST_NAME, SURFACE_TEST_NAME, *OLD_TEST_NAMES) if f"::{name}[" in nodeid), None)
         if marker is None or not nodeid.endswith("]"):
             return None
         try:
@@ -45,5 +46,5 @@ class CellId:
                 "execution": self.execution}
 
     @classmethod
-    def from_dict(cls, fields: dict) -> "CellId":
+    def from_dict(cls, fields: dict) -> CellId:
         return cls(fields["entry"], fields["check"], fields["device"], fields["execution"])

@@ -20,11 +20,15 @@ from copysuite.plugin import profiles
 from copysuite.plugin.options import chosen_executions, pytest_addoption  # noqa: F401 - a hook
 from copysuite.spec.load import SPEC_DIR, SpecError, load_specs
 from copysuite.strategies.devices import device_skip_reason
+from copysuite.surface.cells import CHECK as SURFACE_CHECK
+from copysuite.surface.cells import PREFIX as SURFACE_PREFIX
+from copysuite.surface.cells import SurfaceCell
 
 pytest_plugins = ["copysuite.speed.hooks"]
 profiles.register()
 
 CELLS = []   # the cells of this session that can run here, planned in pytest_configure
+SURFACE_CELLS = []   # the operator surface's cells of this session (copysuite.surface.cells)
 
 
 def pytest_configure(config):
@@ -34,13 +38,17 @@ def pytest_configure(config):
         if reason:
             raise pytest.UsageError(f"COPYSUITE_REQUIRE={os.environ['COPYSUITE_REQUIRE']}: {reason}")
     spec_dir = Path(config.getoption("spec_dir") or SPEC_DIR)
+    entry_ids = config.getoption("spec_entries")
+    spec_ids = [e for e in entry_ids if not e.startswith(SURFACE_PREFIX)]
+    SURFACE_CELLS[:] = surface_cells(config, entry_ids)
     try:
         spec_set = load_specs(spec_dir, REGISTRY)
         for entry in spec_set.entries:
             bind.check_names(entry)
-        planned = plan_cells(spec_set.entries, REGISTRY, entry_ids=config.getoption("spec_entries"),
-                             check_names=config.getoption("checks"), devices=config.getoption("devices"),
-                             executions=chosen_executions(config))
+        only_surface = (entry_ids and not spec_ids) or config.getoption("checks") == [SURFACE_CHECK]
+        planned = [] if only_surface else plan_cells(
+            spec_set.entries, REGISTRY, entry_ids=spec_ids, check_names=config.getoption("checks"),
+            devices=config.getoption("devices"), executions=chosen_executions(config))
     except SpecError as exc:
         raise pytest.UsageError(f"spec error: {exc}") from None
     except SelectionError as exc:
@@ -66,16 +74,38 @@ def pytest_configure(config):
         config.option.maxworkerrestart = "1000"
 
 
+def surface_cells(config, entry_ids) -> list:
+    """The operator surface's cells the options select: none when --spec-entry names only spec entries, --check
+    names no `contract`, or --device leaves out the CPU."""
+    from copysuite.surface.cells import plan
+
+    wanted = [e for e in entry_ids if e.startswith(SURFACE_PREFIX)]
+    devices, checks = config.getoption("devices"), config.getoption("checks")
+    if (entry_ids and not wanted) or (checks and SURFACE_CHECK not in checks) or (devices and "cpu" not in devices):
+        return []
+    return plan(config.getoption("surface"), chosen_executions(config) or ("eager",), wanted)
+
+
 def pytest_generate_tests(metafunc):
     if "cell" in metafunc.fixturenames:
         metafunc.parametrize("cell", CELLS, ids=[str(c.id) for c in CELLS])
+    if "surface_cell" in metafunc.fixturenames:
+        metafunc.parametrize("surface_cell", SURFACE_CELLS, ids=[str(c.id) for c in SURFACE_CELLS])
 
 
 def pytest_collection_modifyitems(items):
+    # the conformance test whose kind of cell this session has none of (spec or surface) is pytest's placeholder for
+    # an empty parameter set, no test of the user's: dropped, neither skipped nor reported as deselected
+    empty = []
     for item in items:
-        cell = getattr(getattr(item, "callspec", None), "params", {}).get("cell")
-        if isinstance(cell, Cell):
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        cell = params.get("cell") or params.get("surface_cell")
+        if isinstance(cell, (Cell, SurfaceCell)):
             item.user_properties.append(("cell", cell.id.as_dict()))
+        elif {"cell", "surface_cell"} & set(getattr(item, "fixturenames", ())):
+            empty.append(item)
+    if empty:
+        items[:] = [item for item in items if item not in empty]
 
 
 @pytest.hookimpl(wrapper=True)

@@ -12,12 +12,15 @@ failure: it is reported as diverged when it fails the way the record says, and f
 fixed: the record's torch range must end) or fails another way.
 """
 import pytest
+import torch
 from hypothesis import Phase, example, given, settings
 
 from copysuite.run import executions as executors
 from copysuite.judge import failures
 from copysuite.judge.explore import examples_for, explore, group_key, note_input
 from copysuite.judge.judge import judge
+from copysuite.surface import execute as surface_execution
+from copysuite.surface.known import records
 
 _EXPLORED = pytest.StashKey[dict]()
 
@@ -99,3 +102,23 @@ def expected_failure(known, failed, node):
         node.user_properties.append(("failure", {"kind": "stale_divergence", "message": message}))
         pytest.fail(message)
     # it failed another way: reported as any failure, by the caller
+
+
+def test_surface(surface_cell, request):
+    """One operator's contract from its schema (copysuite.surface), on every call planned for it."""
+    reason = surface_execution.skip_reason(surface_cell.execution)
+    if reason:
+        pytest.skip(reason)
+    failed, applied = None, 0
+    with executors.counted(surface_cell.id.entry, surface_cell.execution, request.node.user_properties):
+        try:
+            applied = surface_cell.judge()
+        except AssertionError as exc:
+            failed = (None, exc)
+    known = records(surface_cell.id.entry, surface_cell.execution, torch.__version__)
+    if known:
+        expected_failure(known, failed, request.node)
+    if failed:
+        raise failed[1]
+    if not applied:
+        pytest.skip("the op refused every planned input (OpInfo samples meant for another variant)")

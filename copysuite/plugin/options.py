@@ -28,3 +28,7 @@ def pytest_addoption(parser):
                     help=f"check every entry run this way: {', '.join(EXECUTIONS)}, or `all` (repeat for "
                          f"several). Default: every entry eagerly, and the entries that state their executions "
                          f"(specs/compiled.yaml) also compiled with aot_eager")
+    group.addoption("--surface", dest="surface", default="sample", choices=("sample", "all", "none"),
+                    help="the operator surface's cells (every aten op's schema contract): `sample` (default: the "
+                         "hand-written calls), `all` (and the release's OpInfo samples), `none`; run eagerly, or "
+                         "under each --execution given")

@@ -12,6 +12,8 @@ import pytest
 
 from copysuite.judge.checks import REGISTRY
 from copysuite.spec.load import load_specs, split_key
+from copysuite.surface.cells import CHECK as SURFACE_CHECK
+from copysuite.surface.cells import plan as surface_plan
 from tests.faults import campaign as fc
 from tests.faults.catalog import CATALOG, by_name
 
@@ -28,14 +30,18 @@ def campaign(request, tmp_path_factory):
 
 def test_catalog_is_well_formed():
     entries = {e.id: e for e in load_specs(checks=REGISTRY).entries}
+    surface = {c.id.entry for c in surface_plan("sample")}   # the operator surface's cells (copysuite.surface)
     names = [f.name for f in CATALOG]
     assert len(names) >= 20 and len(set(names)) == len(names)
     for f in CATALOG:
         assert f.description and f.expected and f.targets(), f.name
         for eid in f.entries:
-            assert eid in entries, f"{f.name}: no spec entry {eid!r}"
+            assert eid in entries or eid in surface, f"{f.name}: no spec entry or surface cell {eid!r}"
         for eid, key in f.expected:
             assert eid in f.entries, f"{f.name}: expects a catch on {eid!r}, which its session does not select"
+            if eid in surface:
+                assert key == SURFACE_CHECK, f"{f.name}: a surface cell's check is {SURFACE_CHECK!r}"
+                continue
             assert key in entries[eid].expect and split_key(key)[0] in REGISTRY, f"{f.name}: {eid!r} states no {key!r}"
             assert "cpu" in entries[eid].applies.devices, f"{f.name}: {eid!r} does not run on the CPU"
 

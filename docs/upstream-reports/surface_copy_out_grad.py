@@ -1,0 +1,25 @@
+"""out= forms that write into outs requiring grad, where the input requires grad too, without the error other out=
+forms raise ("functions with out=... arguments don't support automatic differentiation, but one of the arguments
+requires grad"): split_with_sizes_copy, split_copy and the generated out= overloads of the foreach ops
+(`_foreach_add.List_out`, ...), all CompositeExplicitAutograd; unbind_copy, also CompositeExplicitAutograd, refuses.
+Seen on 2.13.0 by the operator surface's cells (copysuite/surface).
+"""
+import torch
+
+
+def outs():
+    return [torch.empty(2, requires_grad=True), torch.empty(2, requires_grad=True)]
+
+
+x = torch.randn(4, requires_grad=True)
+for name, call in [("mul", lambda: torch.mul(x, 2, out=torch.empty(4, requires_grad=True))),
+                   ("unbind_copy", lambda: torch.unbind_copy(x.view(2, 2), out=outs())),
+                   ("split_with_sizes_copy", lambda: torch.split_with_sizes_copy(x, [2, 2], out=outs())),
+                   ("split_copy", lambda: torch.split_copy(x, 2, out=outs())),
+                   ("_foreach_add.List_out", lambda: torch.ops.aten._foreach_add.List_out(
+                       [x[:2], x[2:]], [x[:2], x[2:]], out=outs()))]:
+    try:
+        call()
+        print(f"{name}: no error")
+    except RuntimeError as exc:
+        print(f"{name}: {str(exc)[:100]}")

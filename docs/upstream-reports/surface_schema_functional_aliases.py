@@ -1,0 +1,20 @@
+"""Ops whose schema returns a new tensor (no alias annotation) but which return their input, or a view of it, with
+no documentation saying so: meshgrid (views), cartesian_prod of one tensor (the tensor itself), histogramdd with
+tensor bins (the bins objects themselves as bin_edges: a write to the edges changes the caller's bins), dequantize of
+a float tensor, lift, to_dense_backward and to_mkldnn_backward (the argument itself). SchemaCheckMode does not see
+them: they are CompositeImplicitAutograd, or return the object untouched. Seen on 2.13.0 (copysuite/surface).
+"""
+import torch
+
+a, b = torch.randn(3), torch.randn(2)
+print("schemas:", torch._C._get_schema("aten::meshgrid", ""), "|", torch._C._get_schema("aten::cartesian_prod", ""))
+print("meshgrid result is a view of a:", torch.meshgrid(a, b, indexing="ij")[0]._base is a)
+print("cartesian_prod(a) is a:", torch.cartesian_prod(a) is a)
+bins = [torch.tensor([0.0, 0.5, 1.0]), torch.tensor([0.0, 0.25, 1.0])]
+_, edges = torch.histogramdd(torch.rand(5, 2), bins)
+print("histogramdd bin_edges[0] is bins[0]:", edges[0] is bins[0])
+x, g = torch.randn(3, 4), torch.randn(3, 4)
+for name, result in [("dequantize", torch.ops.aten.dequantize(x)), ("lift", torch.ops.aten.lift(x)),
+                     ("to_dense_backward", torch.ops.aten.to_dense_backward(x, g)),
+                     ("to_mkldnn_backward", torch.ops.aten.to_mkldnn_backward(x, g))]:
+    print(f"{name}: result is x: {result is x}")

@@ -1,0 +1,121 @@
+"""The operator surface (copysuite/surface): the classes read from the installed torch's schemas, the report's
+format, and the contract checks failing under each surface fault of the catalog (and holding without it).
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import jsonschema
+import pytest
+import torch
+
+from copysuite.judge.failures import ConformanceFailure
+from tests.faults.fault import CATALOG
+from copysuite.surface import classify
+from copysuite.surface.cells import classified, plan
+from copysuite.surface.checks import Judge
+from copysuite.surface.inputs import Call
+from copysuite.surface.report import markdown, surface
+
+SURFACE_FAULTS = [f for f in CATALOG if f.name.startswith("surface_")]
+CLASS_RECORD = {"type": "object", "required": ["total", "checked", "unchecked"], "additionalProperties": False,
+                "properties": {"total": {"type": "integer"}, "checked": {"type": "array", "items": {"type": "string"}},
+                               "unchecked": {"type": "object", "additionalProperties": {"type": "string"}}}}
+REPORT = {"type": "object", "required": ["torch", "classes"], "additionalProperties": False,
+          "properties": {"torch": {"type": "string"},
+                         "classes": {"type": "object", "required": list(classify.CLASSES),
+                                     "additionalProperties": False,
+                                     "properties": {c: CLASS_RECORD for c in classify.CLASSES}}}}
+
+
+@pytest.mark.parametrize("name, cls", [("transpose", "alias"), ("view", "alias"), ("add_", "inplace"),
+                                       ("add", "functional"), ("add", "out"), ("_fused_adam", "other_mutation"),
+                                       ("detach", "alias"), ("clone", "functional"), ("mm", "out")])
+def test_known_ops_are_classified(name, cls):
+    assert cls in classified()[name].classes, classified()[name].schemas
+
+
+def test_overload_classes_from_the_annotations():
+    ops = classified()
+    assert ops["add"].overloads["Tensor"] == "functional" and ops["add"].overloads["out"] == "out"
+    assert ops["transpose_"].inplace_view and not ops["add_"].inplace_view
+    assert ops["reshape"].composite_alias and not ops["transpose"].composite_alias
+    assert all(op.classes for op in ops.values())
+
+
+def test_classification_without_the_dispatcher_listing(monkeypatch):
+    """Releases without torch._C._dispatch_get_all_op_names: the JIT's schema list gives the same classes."""
+    monkeypatch.delattr(torch._C, "_dispatch_get_all_op_names")
+    names = dict.fromkeys(n for n, _ in classify.overload_names())
+    for name in ("transpose", "add_", "mm", "_fused_adam"):
+        assert name in names
+
+
+def test_report_format_and_totals():
+    report = surface("sample", run=False)
+    jsonschema.validate(report, REPORT)
+    for cls, names in classify.by_class(classified()).items():
+        rec = report["classes"][cls]
+        assert rec["total"] == len(names) and sorted(rec["checked"] + list(rec["unchecked"])) == names
+    assert "transpose" in report["classes"]["alias"]["checked"]
+    assert f"| alias | {report['classes']['alias']['total']} |" in markdown(report)
+
+
+def test_default_plan_does_not_import_op_db():
+    code = ("import sys; from copysuite.surface.cells import plan; cells = plan('sample'); "
+            "print(len(cells), 'torch.testing._internal.common_methods_invocations' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert int(out[0]) > 80 and out[1] == "False"
+
+
+@pytest.mark.parametrize("fault", SURFACE_FAULTS, ids=[f.name for f in SURFACE_FAULTS])
+def test_surface_fault_is_caught(fault):
+    (entry, _), = fault.expected
+    cell, = [c for c in plan("sample") if c.id.entry == entry]
+    assert cell.judge() >= 1   # holds without the fault
+    with fault.applied(), pytest.raises(ConformanceFailure) as caught:
+        cell.judge()
+    failure = caught.value
+    assert failure.kind == "mismatch" and failure.cell == str(cell.id)
+    assert "import torch" in failure.reproduction and cell.calls[0].call in failure.reproduction
+
+
+def test_reproduction_runs_alone():
+    """A failure's reproduction is Python that rebuilds the input and runs the call by itself."""
+    fault = next(f for f in SURFACE_FAULTS if f.name == "surface_view_copies")
+    cell, = [c for c in plan("sample") if c.id.entry == "surface.alias:transpose"]
+    with fault.applied(), pytest.raises(ConformanceFailure) as caught:
+        cell.judge()
+    ns = {}
+    with fault.applied():
+        exec(textwrap.dedent(caught.value.reproduction), ns)  # noqa: S102 - the call's own printed Python
+    assert ns["result"].untyped_storage().data_ptr() != ns["x"].untyped_storage().data_ptr()
+
+
+@pytest.mark.parametrize("cls, setup, call, expect, clause", [
+    ("alias", "x = torch.randn(3, 4)", "x.clone()", "view", "shares_storage"),
+    ("alias", "x = torch.randn(3, 4)", "x.detach()", "view", "is_view"),
+    ("alias", "x = torch.randn(3, 4)", "x.clone()", "self", "is_self"),
+    ("alias", "x = torch.randn(3, 4)", "x.view(12)", "copy", "no_shared_memory"),
+    ("inplace", "x = torch.randn(3, 4)", "x.add(1)", "x.add(1)", "returns_self"),
+    ("inplace", "x = torch.randn(3, 4)", "x.mul_(2)", "x.mul(3)", "writes"),
+    ("functional", "x = torch.randn(3, 4)", "x.view(12)", "", "no_shared_memory"),
+    ("functional", "x = torch.randn(3, 4)", "x.add_(1).clone()", "", "inputs_untouched"),
+    ("out", "x = torch.randn(3, 4)", "torch.add(x.add_(1), 1)", "", "inputs_untouched"),
+])
+def test_each_clause_can_fail(cls, setup, call, expect, clause):
+    """Each clause, given a call that breaks it (a copy where a view is due, ...), fails on that clause."""
+    with pytest.raises(ConformanceFailure) as caught:
+        Judge(Call("probe", cls, "hand", setup, call, expect), f"surface.{cls}:probe-contract-cpu-eager").judge()
+    assert caught.value.check == clause
+
+
+def test_records_match_their_entry_release_and_execution():
+    from copysuite.surface.known import Known
+    k = Known("surface.out:_foreach_*", "refuses_grad_out", ("eager",), ">=2.13,<2.14", "evidence")
+    assert k.applies("surface.out:_foreach_add", "eager", "2.13.0+cpu")
+    assert not k.applies("surface.out:_foreach_add", "compile.aot_eager", "2.13.0")
+    assert not k.applies("surface.out:_foreach_add", "eager", "2.14.1")
+    assert not k.applies("surface.out:add", "eager", "2.13.0")
