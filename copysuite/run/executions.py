@@ -121,7 +121,7 @@ class Executor:
         """Run the program in `namespace` (which holds its inputs); returns `result`."""
         if self.transform is None:
             return program.run(namespace)
-        # torch.compile is part of the key: a fault patched into it (copysuite/faults) gets functions of its own
+        # torch.compile is part of the key: a fault patched into it (tests/faults) gets functions of its own
         namespace.update(self._defined(program, fullgraph, torch.compile, dtype_class(case.dtype), len(case.shape)))
         with _compile_stats(entry_id, self.name) if self.compiled else contextlib.nullcontext():
             for line in self.call_lines(program):

@@ -30,7 +30,7 @@ _view = original.T.view
 _from_numpy = torch.from_numpy
 _no_grad = torch.no_grad
 _saved = {}   # load_returns_saved_objects: id(file object) -> what torch.save wrote there
-_RUNNER = ("copysuite/runner.py:<dictcomp>",)
+_RUNNER = ("copysuite/run/execute.py:<dictcomp>",)
 _RUNNER_NOTE = ("the runner reads torch.__future__'s switches before each program to restore them after it: it reads "
                 "the fault's value and sets it back, which only the patched getter would read")
 

@@ -145,7 +145,7 @@ def _():
        "set_overwrite_module_params_on_conversion(True)) instead of converting them in place",
        entries=["Module.to:float64", "Module.double"],
        expected=[("Module.to:float64", "same_object"), ("Module.double", "same_object")],
-       harness_contact=("copysuite/runner.py:<dictcomp>",),
+       harness_contact=("copysuite/run/execute.py:<dictcomp>",),
        contact_note="the runner reads torch.__future__'s switches before each program to restore them after it: it "
                     "reads the fault's True and sets it back, which only the patched getter would read")
 def _():
@@ -183,7 +183,7 @@ def _():
 
 @fault("inference_version_readable", "reading `_version` of an inference tensor gives 0 instead of raising",
        entries=["inference_mode.version"], expected=[("inference_mode.version", "raises")],
-       harness_contact=("copysuite/probes.py:snapshot",),
+       harness_contact=("copysuite/run/probes.py:snapshot",),
        contact_note="snapshot reads `_version` of tensors that are not inference tensors only: the original value")
 def _():
     return [(original.T, "_version", property(lambda self: 0 if self.is_inference() else _version.__get__(self, type(self))))]
