@@ -5,7 +5,8 @@ from unittest import mock
 import pytest
 import torch
 
-from tests.seeds import test_000_ja, test_001_ko, test_002_zh   # modules, so pytest does not collect their classes here
+# the modules, not their classes: pytest would collect the classes here once more
+from tests.seeds import test_000_ja, test_001_ko, test_002_zh
 
 _detach = torch.Tensor.detach
 _setitem = torch.Tensor.__setitem__
