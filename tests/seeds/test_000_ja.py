@@ -114,6 +114,9 @@ class TestArticle000:
         if device != "cpu":
             with pytest.raises(TypeError, match=r"can't convert cuda:0 device type tensor to numpy"):
                 w.detach().numpy()
+            # 000's memory question names x.detach().clone().numpy(): on a CUDA tensor that raises too
+            with pytest.raises(TypeError, match=r"can't convert cuda:0 device type tensor to numpy"):
+                w.detach().clone().numpy()
 
     def test_numpy_shares_values(self, device):
         x = t([2.0])
