@@ -197,6 +197,7 @@ def report(rows, charts, out: Path, ab_docs=()) -> Path:
                   ""] + bandwidth_table(sel) + [""]
         mine = [c for c in charts if c.name.startswith(f"{slug(torch_v)}-{device}-")]
         lines += ["### Charts", ""] + [f"- [{c.name}](charts/{c.name})" for c in mine] + [""]
+    out.mkdir(parents=True, exist_ok=True)
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
