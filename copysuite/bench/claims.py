@@ -3,7 +3,8 @@
 Speed is judged from paired timings only (`python -m benchmarks.claims_ab`): in each of several fresh processes the
 idioms a claim compares are timed in turn, round by round, so that the host's drift and the process's own speed move
 them alike; a ratio is the geometric mean over the processes with the speed gate's Student's t interval
-(copysuite.bench.ab.verdict). One run's medians are shown beside it, never judged: a whole process can be 40% off.
+(copysuite.bench.ab.verdict). One run's medians are shown beside it, never judged: a whole process
+can run far slower or faster than the next (docs/benchmarks.md, "Run-to-run agreement").
 Article 003's claims are about a tensor on the GPU (on the CPU cpu() returns the tensor itself, so no copy and no
 graph edge exist there): they are judged from CUDA timings only. Article 000's memory question is about GPU memory:
 it is answered from a CUDA run's peak memory only. Imports neither torch nor matplotlib.
@@ -96,7 +97,7 @@ def judge(claim: Claim, doc: dict) -> tuple[str, list[str]]:
 
 def one_run_ratios(claim: Claim, rows) -> list[str]:
     """Where no paired timings judge a claim on a device it needs: the range of one run's median ratios there,
-    labelled as such (a whole process can be 40% off, so this is no verdict)."""
+    labelled as such (a whole process can be far off, so this is no verdict)."""
     out = []
     for device in claim.devices:
         for torch_v in sorted({r["torch"] for r in rows if r.get("device") == device and r["bench"] == "idiom"}):
@@ -118,7 +119,7 @@ def speed_section(ab_docs: list[dict], rows=()) -> list[str]:
            ""]
     if not ab_docs:
         out += ["**Not judged: no paired timings.** One run's medians (below, per release and device) cannot "
-                "judge a speed claim: a whole process can be 40% off. Run `python -m benchmarks.claims_ab "
+                "judge a speed claim: a whole process can be far off. Run `python -m benchmarks.claims_ab "
                 "--out claims-ab.json` (and with `--device cuda` on a GPU) and pass `--claims-ab claims-ab.json`.", ""]
     for claim in CLAIMS:
         if not any(doc["device"] in claim.devices for doc in ab_docs):
