@@ -1,12 +1,12 @@
 """`python -m benchmarks.claims_ab --out claims-ab.json [--device cpu|cuda] [--processes 6] [--exponents 0,7,14]`:
-paired timings of the seed articles' idioms, for judging their speed claims (copysuite/bench/claims.py; the report
-reads them with `--claims-ab`). Opt-in, not part of CI or of `python -m copysuite bench`.
+paired timings of the seed articles' idioms, for judging their speed claims (benchmarks/claims.py; the report
+reads them with `--claims-ab`). Opt-in, not part of CI or of `python -m benchmarks`.
 
-The speed gate's pairing (copysuite/bench/ab.py), within one torch: --processes fresh processes, one after another,
+The speed gate's pairing (benchmarks/ab.py), within one torch: --processes fresh processes, one after another,
 each with the gate's fixed malloc thresholds; in each, every idiom of the claims is timed at each size in turn, round
 by round (the order rotating and reversing from round to round), and keeps its fastest round. The idioms a claim
 compares are thus timed milliseconds apart in the same process, and a drift of the host or a process's own speed moves
-them alike; claims.py judges each ratio over the processes with the gate's Student's t interval. One intra-op thread
+them alike; benchmarks/claims.py judges each ratio over the processes with the gate's Student's t interval. One intra-op thread
 on the CPU (the gate's setting); on CUDA every call is synchronized, as in benchmarks/timing.py.
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ import time
 import warnings
 from pathlib import Path
 
-from copysuite.bench import claims
-from copysuite.bench.ab import FIXED_MALLOC, T_QUANTILE
+from benchmarks import claims
+from benchmarks.ab import FIXED_MALLOC, T_QUANTILE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,7 +58,7 @@ def worker(device: str, exponents: list[int], rounds: int, round_seconds: float)
 
     from benchmarks import grid
     from benchmarks.timing import synchronized
-    from copysuite.bench.idioms import IDIOMS
+    from benchmarks.idioms import IDIOMS
 
     if device == "cpu":
         torch.set_num_threads(1)

@@ -6,8 +6,8 @@ Hypothesis examples: one per feasible pair, placements, bits and dtypes rotating
 """
 from __future__ import annotations
 
-from strategies.cases import Case, geometry
-from strategies.space import DTYPE_GROUPS, affected_dims, bit_fits, kind_fits, placement_fits
+from copysuite.strategies.cases import Case, geometry
+from copysuite.strategies.space import DTYPE_GROUPS, affected_dims, bit_fits, kind_fits, placement_fits
 
 CORNER_SHAPES = ((2, 3), (3,), (2, 2, 2), (4, 1, 2, 3), (), (1,), (0,), (0, 2))
 PREFERRED_DTYPES = ("float32", "complex64", "int64", "float64", "bool")

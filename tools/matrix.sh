@@ -22,7 +22,7 @@ echo "matrix wall time: $(( $(date +%s) - start )) s (tox exit $status)"
 # report can always be rebuilt from the committed runs
 mkdir -p results/matrix
 for f in results/torch*.json; do [ -e "$f" ] && cp "$f" "results/matrix/tox-$(basename "$f")"; done
-shot=()   # the screenshot where copysuite.browser finds a headless Chromium
+shot=()   # the screenshot where copysuite.report.browser finds a headless Chromium
 .venv/bin/python -c 'from copysuite import browser; raise SystemExit(browser.find() is None)' \
     && shot=(--screenshot docs/matrix.png)
 .venv/bin/python -m copysuite matrix results/matrix --markdown docs/matrix.md --html docs/matrix.html "${shot[@]}" \

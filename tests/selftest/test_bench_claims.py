@@ -1,10 +1,10 @@
-"""copysuite/bench/claims.py: the seed articles' claims are judged only from data that can judge them (paired timings;
+"""benchmarks/claims.py: the seed articles' claims are judged only from data that can judge them (paired timings;
 CUDA data for the GPU claims), and never a claim the articles do not make. Made-up timings and memory rows; the
 memory rows repeat the facts of the recorded H100 run (../shared/gpu-runs/h100-torch2.11.0-cu130-2026-11-26/
 bench-cuda.json, 2**24 float32 elements)."""
 import pytest
 
-from copysuite.bench import claims
+from benchmarks import claims
 
 MIB64 = 2 ** 26
 
@@ -126,7 +126,7 @@ def bench_json(path, device, torch_version, peaks: dict):
 
 def test_the_report_answers_the_memory_question_from_cuda_json_only(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib", reason="matplotlib is not installed (requirements-bench.txt)")
-    from copysuite.bench import report
+    from benchmarks import report
 
     monkeypatch.setattr(report, "write_charts", lambda rows, out: [])   # the charts are not what is judged here
     cpu = bench_json(tmp_path / "cpu.json", "cpu", "2.13.0+cpu", dict.fromkeys(claims.NDARRAY_CPU, MIB64))
