@@ -1,7 +1,7 @@
 """Corner cases: every (kind, grad mode) pair an entry allows, as explicit examples, whatever the random draws do.
 
 Drawn independently, a pair such as "source requires grad" x "grad enabled" can be missing from a short run (the
-fault campaign in docs/faults.md lost five faults that way). These cases are added to every test as explicit
+fault campaign in docs/reports/faults.md lost five faults that way). These cases are added to every test as explicit
 Hypothesis examples: one per feasible pair, placements, bits and dtypes rotating so that each appears too.
 """
 from __future__ import annotations

@@ -23,9 +23,9 @@ echo "matrix wall time: $(( $(date +%s) - start )) s (tox exit $status)"
 mkdir -p results/matrix
 for f in results/torch*.json; do [ -e "$f" ] && cp "$f" "results/matrix/tox-$(basename "$f")"; done
 shot=()   # the screenshot where copysuite.report.browser finds a headless Chromium
-.venv/bin/python -c 'from copysuite import browser; raise SystemExit(browser.find() is None)' \
-    && shot=(--screenshot docs/matrix.png)
-.venv/bin/python -m copysuite matrix results/matrix --markdown docs/matrix.md --html docs/matrix.html "${shot[@]}" \
+.venv/bin/python -c 'from copysuite.report import browser; raise SystemExit(browser.find() is None)' \
+    && shot=(--screenshot docs/reports/matrix.png)
+.venv/bin/python -m copysuite matrix results/matrix --markdown docs/reports/matrix.md --html docs/reports/matrix.html "${shot[@]}" \
     || status=1
-.venv/bin/python -m copysuite changelog --output docs/changelog.md || status=1
+.venv/bin/python -m copysuite changelog --output docs/reports/changelog.md || status=1
 exit $status

@@ -6,7 +6,7 @@ divergence (`diverges`) and every device a compiled backend handles only from so
 (copysuite.strategies.space.BACKEND_DEVICES) is a declared change: this lists them by the release where the behaviour
 changes, with the old and new value (or the divergence), the conditions, the evidence and the spec file.
 
-    python -m copysuite changelog --output docs/changelog.md
+    python -m copysuite changelog --output docs/reports/changelog.md
 """
 from __future__ import annotations
 

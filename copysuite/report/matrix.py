@@ -5,7 +5,8 @@ CPU, `cpu compile.aot_eager` compiled with that backend). Cells: held / failed /
 / blank (not planned, e.g. value checks on meta). Totals per column. Markdown for the repo; the self-contained HTML
 page is copysuite/report/matrix_page.py. Outcome files of the same torch build merge (e.g. an eager and a compiled run).
 
-    python -m copysuite matrix results/ --markdown docs/matrix.md --html docs/matrix.html --screenshot docs/matrix.png
+    python -m copysuite matrix results/ --markdown docs/reports/matrix.md --html docs/reports/matrix.html \\
+        --screenshot docs/reports/matrix.png
 """
 from __future__ import annotations
 

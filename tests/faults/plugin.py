@@ -94,7 +94,7 @@ def pytest_configure(config):
         "print_blob": False, "report_multiple_bugs": False, "phases": (Phase.explicit, Phase.reuse, Phase.generate),
         "suppress_health_check": [HealthCheck.too_slow, HealthCheck.differing_executors, HealthCheck.filter_too_much]}
     settings.register_profile(PROFILE, derandomize=True, **common)
-    # the same with fresh random examples every run: for measuring how reliably a fault is caught (docs/faults.md)
+    # the same with fresh random examples every run: for measuring how reliably a fault is caught (docs/reports/faults.md)
     settings.register_profile(PROFILE + "-random", derandomize=False, **common)
 
 

@@ -243,9 +243,9 @@ def test_bad_spec_stops_collection(tmp_path, capsys):
 
 
 def test_the_spec_format_doc_names_every_check_and_placement():
-    text = (Path(__file__).resolve().parents[2] / "docs" / "spec-format.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "writing-specs.md").read_text()
     missing = [name for name in REGISTRY if f"`{name}`" not in text]
-    assert not missing, f"docs/spec-format.md does not describe {missing}"
+    assert not missing, f"docs/writing-specs.md does not describe {missing}"
 
 
 def test_a_text_the_xdist_controller_validated_is_not_validated_again(tmp_path, monkeypatch):
