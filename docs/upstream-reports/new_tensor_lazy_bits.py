@@ -2,7 +2,7 @@
 doesn't correspond to a device", while `t.clone().detach()`, which the new_tensor page calls its equivalent, copies
 the tensor and resolves the bit (so does `torch.tensor(t)`). The error comes from `self`, not from the data: the
 options of the new tensor are derived from self's dispatch keys, and the Conjugate and Negative keys name no device
-(c10/core/TensorOptions.h, dispatchKeyToDeviceType). Seen on 2.13.0 (CPU and meta); no upstream issue
+(c10/core/TensorOptions.h, dispatchKeyToDeviceType). Seen on 1.13.1, 2.0.1, 2.6.0, 2.9.1, 2.13.0 and 2.14.1 (CPU; meta on 2.13.0); no upstream issue
 found (searched the issues corpus for the message and for new_tensor with conj/neg views). The suite states it in
 specs/conversions.yaml (`new_tensor`, `new_tensor:requires_grad`)."""
 import warnings
