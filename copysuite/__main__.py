@@ -5,6 +5,8 @@
     gate       compare two outcome files (current torch vs candidate): the upgrade gate
     matrix     the conformance matrix (Markdown, HTML) from outcome files
     changelog  the change log of copy semantics, from the version gates in the specs
+    gpu        every execution, the seed scenarios and the CUDA benchmarks on one CUDA device, into results/gpu/
+               (tools/gpu.sh; docs/gpu.md)
 
 `gate`, `matrix` and `changelog` never import torch: they run where torch is absent. The tooling that works only
 from a checkout is not a command here: benchmarks and the speed gate (`python -m benchmarks`), fault injection
@@ -20,6 +22,7 @@ COMMANDS = {
     "gate": "copysuite.report.gate",
     "matrix": "copysuite.report.matrix_command",
     "changelog": "copysuite.report.changelog",
+    "gpu": "copysuite.gpu.runner",
 }
 
 

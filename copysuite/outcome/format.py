@@ -8,6 +8,7 @@ copysuite/outcome/outcome.schema.json is the contract; the gate and the matrix v
 """
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -25,10 +26,12 @@ class OutcomeError(ValueError):
 
 
 def load(path) -> dict:
-    """An outcome document, checked against the schema; OutcomeError says why a file is not one."""
+    """An outcome document (`.json`, or gzip-compressed `.json.gz`), checked against the schema; OutcomeError says
+    why a file is not one."""
     try:
-        doc = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as exc:
+        raw = Path(path).read_bytes()
+        doc = json.loads(gzip.decompress(raw) if str(path).endswith(".gz") else raw)
+    except (OSError, EOFError, ValueError) as exc:   # a truncated .gz is an EOFError
         raise OutcomeError(f"{path}: {exc}") from None
     if isinstance(doc, dict) and doc.get("format") == EARLIER:
         doc = upgraded(doc)

@@ -9,6 +9,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from copysuite.gpu import source
 from copysuite.outcome import format as outcome_format
 from copysuite.report import browser, matrix
 from copysuite.report.matrix_page import page
@@ -25,7 +26,11 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.screenshot and not args.html:
         ap.error("--screenshot takes a picture of the --html page: give --html too")
-    runs = matrix.load_runs(args.inputs)
+    try:
+        runs = matrix.load_runs(args.inputs)
+    except source.SourceError as exc:
+        print(f"invalid run sidecar: {exc}", file=sys.stderr)
+        return 2
     if not runs:
         print(f"no outcome JSON ({outcome_format.FORMAT}) found in {args.inputs}", file=sys.stderr)
         return 2

@@ -22,7 +22,7 @@ from pathlib import Path
 from packaging.version import Version
 
 from copysuite.outcome import format as outcome_format
-from copysuite.report.matrix import SYMBOL, WORD, columns, device_notes, release, table
+from copysuite.report.matrix import SYMBOL, WORD, columns, device_notes, origins, partial, release, table
 
 esc = html.escape
 LETTER = {"passed": "p", "failed": "f", "diverged": "d", "skipped": "s"}
@@ -43,8 +43,9 @@ def _columns(runs, cols):
     out = []
     for i, where in cols:
         device, _, execution = where.partition(" ")
+        cut = "<br><b>partial</b>" if partial(runs[i], where) else ""
         out.append({"release": release(runs[i]), "device": device, "execution": execution or "eager",
-                    "label": f"{esc(release(runs[i]))}<br>{esc(where)}"})
+                    "label": f"{esc(release(runs[i]))}<br>{esc(where)}{cut}"})
     return out
 
 
@@ -113,6 +114,14 @@ def _summary(runs) -> str:
             "declared in the specs) / skipped.</p>")
 
 
+def _origins(runs, cols) -> str:
+    """The machine and run each column came from (copysuite.matrix.origins), as a table."""
+    body = "".join("<tr>" + "".join(f"<td class='row'>{esc(v)}</td>" for v in row) + "</tr>"
+                   for row in origins(runs, cols))
+    return ("<table><thead><tr><th>release</th><th>machine</th><th>run</th><th>columns</th><th>files</th></tr>"
+            f"</thead><tbody>{body}</tbody></table>")
+
+
 def page(runs, machine, generated) -> str:
     cols = columns(runs)
     rows, cells = table(runs)
@@ -144,6 +153,8 @@ reason, the failure or the divergence. The boxes below the totals hide columns; 
 <ul>{notes}</ul>
 <h2>Per release and execution</h2>
 {_summary(runs)}
+<details><summary>Where the columns come from (machine, run, files; a partial column was cut short)</summary>
+{_origins(runs, cols)}</details>
 <div>{_filters(runs, cols)}</div>
 <h2>Rows that differ between releases (<span id="by-release-count"></span>)</h2>
 <div id="by-release"></div>

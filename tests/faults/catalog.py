@@ -13,6 +13,7 @@ from tests.faults.topics import (  # noqa: F401 - each registers its faults
     conversions,
     copies,
     forms,
+    history,
     inference,
     module_state,
     serialization,

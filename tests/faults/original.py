@@ -3,8 +3,11 @@ through another patched attribute (the harness captures its own instruments the 
 and the small helpers the faults share."""
 from __future__ import annotations
 
+import copy
+
 import torch
 import torch.autograd.forward_ad as fwad
+import torch.utils.dlpack
 
 # ---- the originals ----------------------------------------------------------
 T = torch.Tensor
@@ -169,3 +172,11 @@ class ScaledClone(torch.autograd.Function):
 
 
 ScaledClone._backward_cls.__name__ = ScaledClone._backward_cls.__qualname__ = "CloneBackward0"
+# history
+to_sparse = T.to_sparse
+as_strided = T.as_strided
+resize_as_ = T.resize_as_
+to_dlpack = torch.utils.dlpack.to_dlpack
+module_zero_grad = Module.zero_grad
+optimizer_load_state_dict = torch.optim.Optimizer.load_state_dict
+copy_deepcopy = copy.deepcopy
