@@ -1,6 +1,8 @@
 """`python -m benchmarks [--out DIR] [options]` (from the checkout): the benchmark JSON, the scaling charts and the
-claims report for the installed torch. Options other than --out go to `benchmarks.run` (processes, time budget, and
-pytest options such as --bench-max-exp=24). Needs requirements-bench.txt.
+claims report for the installed torch. --cuda-json PATH (a GPU run's benchmark JSON) and --claims-ab PATH (paired
+timings from `python -m benchmarks.claims_ab`) go to the report, which judges the articles' claims from them; other
+options go to `benchmarks.run` (processes, time budget, and pytest options such as --bench-max-exp=24). Needs
+requirements-bench.txt.
 
 `python -m benchmarks ab --base PYTHON --candidate PYTHON`: the speed gate, two environments timed in one run
 (benchmarks.ab); needs numpy and torch only."""
@@ -25,12 +27,15 @@ def main(argv=None) -> int:
     from benchmarks import report, run
     parser = argparse.ArgumentParser(description=__doc__, allow_abbrev=False)
     parser.add_argument("--out", default="results/bench", help="output directory (default results/bench)")
+    parser.add_argument("--cuda-json", action="append", default=[], help="to the report (benchmarks.report)")
+    parser.add_argument("--claims-ab", action="append", default=[], help="to the report (benchmarks.report)")
     args, rest = parser.parse_known_args(argv)
     out = Path(args.out)
     code = run.main(["--json", str(out / "benchmarks.json"), *rest])
     if code != 0:
         return code
-    report.main([str(out / "benchmarks.json"), "--out", str(out)])
+    report.main([str(out / "benchmarks.json"), "--out", str(out), *(f"--cuda-json={p}" for p in args.cuda_json),
+                 *(f"--claims-ab={p}" for p in args.claims_ab)])
     return 0
 
 

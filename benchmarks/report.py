@@ -2,9 +2,11 @@
 
     .venv/bin/python -m benchmarks.report results/bench/benchmarks.json [more.json ...] --out results/bench
 
-Writes OUT/charts/*.png (median time against size, log-log, one line per idiom or op) and OUT/report.md: per torch
-version and device, the speed claims of seed articles 000 and 003 with the numbers, the peak-memory table and the
-bandwidth of every copying op relative to a plain memory copy timed in the same run.
+Writes OUT/charts/*.png (median time against size, log-log, one line per idiom or op) and OUT/report.md: the seed
+articles' speed claims judged from paired timings (--claims-ab, from `python -m benchmarks.claims_ab`), article 000's
+memory question answered from a CUDA run (--cuda-json, or CUDA rows among the inputs), and per torch version and
+device one run's medians of the idioms (shown, not judged), the peak-memory table and the bandwidth of every copying
+op relative to a plain memory copy timed in the same run (benchmarks/claims.py says what judges what).
 """
 from __future__ import annotations
 
@@ -17,18 +19,12 @@ from pathlib import Path
 
 import matplotlib
 
+from benchmarks import claims
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-SAME = 1.10       # "about the same": slowest median / fastest median <= 1.10
-FASTER = 1.05     # "faster": the other median is more than 5% higher
-ARTICLE_GRID = range(15)  # 000 times 2**0 ... 2**14
 BANDWIDTH_MIN_EXP = 20
-
-NDARRAY = ["detach().numpy().copy()", "clone().detach().numpy()", "detach().clone().numpy()"]
-SLOW_PAIR = ["new_tensor()", "clone().detach()"]
-FAST_TRIO = ["empty_like().copy_()", "torch.tensor()", "detach().clone()"]
-ORDER = ["detach().cpu().numpy()", "cpu().detach().numpy()", "cpu().data.numpy()"]
 
 
 # ---- loading ---------------------------------------------------------------------------------------------------------
@@ -126,13 +122,7 @@ def split(rows, *keys) -> dict[tuple, list]:
     return dict(sorted(out.items(), key=lambda kv: tuple(str(x) for x in kv[0])))
 
 
-# ---- claims ----------------------------------------------------------------------------------------------------------
-def verdict(held: int, total: int) -> str:
-    if total == 0:
-        return "not measured"
-    return "holds" if held == total else ("does not hold" if held == 0 else f"holds at {held} of {total} sizes")
-
-
+# ---- one run's medians ----------------------------------------------------------------------------------------------
 def timing_table(meds: dict, labels: list[str]) -> list[str]:
     lines = ["| n | " + " | ".join(labels) + " |", "|---|" + "---|" * len(labels)]
     for exp, v in meds.items():
@@ -142,47 +132,12 @@ def timing_table(meds: dict, labels: list[str]) -> list[str]:
     return lines
 
 
-def claims(rows) -> list[str]:
-    out = []
-    in_grid = [r for r in rows if r["exp"] in ARTICLE_GRID]
-
-    meds = medians(in_grid, NDARRAY)
-    same = sum(max(v.values()) / min(v.values()) <= SAME for v in meds.values())
-    fastest = defaultdict(int)
-    for v in meds.values():
-        fastest[min(v, key=v.get)] += 1
-    out += ["### 000: three routes to an independent ndarray",
-            "The article times detach().numpy().copy(), clone().detach().numpy() and detach().clone().numpy() "
-            "with perfplot over 2**0 ... 2**14 and offers them as equivalent choices; its text ranks none of them "
-            "(the chart is not in our copy). Judged here: the three cost about the same "
-            f"(slowest/fastest median <= {SAME:.2f}).",
-            f"**Verdict: {verdict(same, len(meds))}.** Fastest route by size: "
-            + ", ".join(f"{k} {n}x" for k, n in sorted(fastest.items(), key=lambda kv: -kv[1])) + ".", ""]
-    out += timing_table(meds, NDARRAY) + [""]
-
-    meds = medians(in_grid, SLOW_PAIR + FAST_TRIO)
-    faster = sum(max(v[k] for k in FAST_TRIO) * FASTER < min(v[k] for k in SLOW_PAIR) for v in meds.values())
-    trio_same = sum(max(v[k] for k in FAST_TRIO) / min(v[k] for k in FAST_TRIO) <= SAME for v in meds.values())
-    out += ["### 000: five ways to copy a tensor",
-            "Claim A: empty_like().copy_(), torch.tensor() and detach().clone() are clearly faster than "
-            "new_tensor() and clone().detach() (judged: the slowest of the three is more than "
-            f"{(FASTER - 1) * 100:.0f}% faster than the faster of the two, at each size).",
-            f"**Verdict A: {verdict(faster, len(meds))}.**",
-            "Claim B: those three take almost the same time, any of them will do "
-            f"(judged: slowest/fastest median <= {SAME:.2f} at each size).",
-            f"**Verdict B: {verdict(trio_same, len(meds))}.**", ""]
-    out += timing_table(meds, SLOW_PAIR + FAST_TRIO) + [""]
-
-    meds = medians(rows, ORDER)
-    not_slower = sum(v[ORDER[0]] <= v[ORDER[1]] * FASTER for v in meds.values())
-    close = sum(max(v[ORDER[0]], v[ORDER[1]]) / min(v[ORDER[0]], v[ORDER[1]]) <= SAME for v in meds.values())
-    out += ["### 003: detach().cpu().numpy() against cpu().detach().numpy() (source requires grad)",
-            "Claim A: use detach().cpu().numpy(), since cpu() before detach() first records a graph edge "
-            f"(judged: detach-first is not more than {(FASTER - 1) * 100:.0f}% slower than cpu-first, at each size).",
-            f"**Verdict A: {verdict(not_slower, len(meds))}.**",
-            f"Claim B: in practice the order makes hardly any difference (judged: within {SAME:.2f}x at each size).",
-            f"**Verdict B: {verdict(close, len(meds))}.** cpu().data.numpy() is shown for comparison.", ""]
-    out += timing_table(meds, ORDER) + [""]
+def idiom_medians(rows, device: str) -> list[str]:
+    """One run's medians of the article idioms, per group: shown, never judged (benchmarks.claims)."""
+    out = [f"- {note}" for note in claims.timing_note(device)] + [""]
+    for (group,), grp in split([r for r in rows if r["bench"] == "idiom"], "idiom_group").items():
+        labels = sorted({r["op"] for r in grp})
+        out += [f"#### {group}", ""] + timing_table(medians(grp, labels), labels) + [""]
     return out
 
 
@@ -197,17 +152,6 @@ def memory_table(rows) -> list[str]:
     for r in sorted((r for r in idioms if r["exp"] in exps), key=lambda r: (r["idiom_group"], r["exp"])):
         lines.append(f"| {r['op']} | 2**{r['exp']} | {fmt_bytes(r['mem_peak'])} | {fmt_bytes(r['mem_kept'])} | "
                      f"{r['mem_peak'] / r['source_bytes']:.2f} | {r['mem_method']} |")
-    by_op = {r["op"]: r for r in idioms if r["exp"] == top}
-    if all(k in by_op for k in NDARRAY):
-        ratios = {k: by_op[k]["mem_peak"] / by_op[k]["source_bytes"] for k in NDARRAY}
-        extra = ratios["detach().clone().numpy()"] > 1.05 * min(ratios.values())
-        lines += ["", "000 asks whether detach().clone().numpy() costs extra memory. At 2**%d elements its peak is "
-                  "%.2fx the source's bytes, against %.2fx for detach().numpy().copy() and %.2fx for "
-                  "clone().detach().numpy(): **%s**." % (
-                      top, ratios["detach().clone().numpy()"], ratios["detach().numpy().copy()"],
-                      ratios["clone().detach().numpy()"],
-                      "it does cost more" if extra else "no extra memory beyond the one copy every independent "
-                                                        "ndarray needs")]
     return lines
 
 
@@ -227,11 +171,11 @@ def bandwidth_table(rows) -> list[str]:
     return lines if found else ["No copying op was timed at 2**%d elements or more." % BANDWIDTH_MIN_EXP]
 
 
-def report(rows, charts, out: Path) -> Path:
+def report(rows, charts, out: Path, ab_docs=()) -> Path:
     lines = ["# Copy benchmarks: the articles' speed claims, memory and bandwidth", "",
-             "Generated by benchmarks.report from pytest-benchmark JSON; times are medians per call. "
-             f"'About the same' means slowest/fastest <= {SAME:.2f}; 'faster' means more than "
-             f"{(FASTER - 1) * 100:.0f}% faster.", ""]
+             "Generated by benchmarks.report from pytest-benchmark JSON (times are medians per call) and paired "
+             "timings of the articles' idioms.", ""]
+    lines += claims.speed_section(list(ab_docs), rows) + claims.memory_answer(rows)
     for (torch_v, device), sel in split(rows, "torch", "device").items():
         loads = [r["load_avg_1min"] for r in sel if "load_avg_1min" in r]
         slowdown = {r.get("injected_slowdown", 1.0) for r in sel}
@@ -243,8 +187,8 @@ def report(rows, charts, out: Path) -> Path:
                   f"during the run {min(loads):.2f} ... {max(loads):.2f}"
                   + (f"; **injected slowdown {sorted(slowdown)} (gate self-test, not a measurement)**"
                      if slowdown != {1.0} else "") + ".", ""]
-        lines += claims(sel)
-        lines += ["### Peak memory per idiom (000's question)", ""] + memory_table(sel) + [""]
+        lines += ["### The article idioms: one run's medians", ""] + idiom_medians(sel, device)
+        lines += ["### Peak memory per idiom", ""] + memory_table(sel) + [""]
         lines += [f"### Bandwidth of copying ops at 2**{BANDWIDTH_MIN_EXP} elements and more, relative to a plain "
                   "memory copy (numpy.copyto between preallocated buffers of the same bytes, same run)", "",
                   "bytes moved = bytes read + bytes written. The baseline copies between buffers it allocated once; "
@@ -253,6 +197,7 @@ def report(rows, charts, out: Path) -> Path:
                   ""] + bandwidth_table(sel) + [""]
         mine = [c for c in charts if c.name.startswith(f"{slug(torch_v)}-{device}-")]
         lines += ["### Charts", ""] + [f"- [{c.name}](charts/{c.name})" for c in mine] + [""]
+    out.mkdir(parents=True, exist_ok=True)
     path = out / "report.md"
     path.write_text("\n".join(lines))
     return path
@@ -260,13 +205,26 @@ def report(rows, charts, out: Path) -> Path:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("json", nargs="+", help="pytest-benchmark JSON files (--benchmark-json)")
+    parser.add_argument("json", nargs="*", help="pytest-benchmark JSON files (--benchmark-json)")
     parser.add_argument("--out", default="results/bench", help="output directory (default results/bench)")
+    parser.add_argument("--cuda-json", action="append", default=[], metavar="PATH",
+                        help="a CUDA run's pytest-benchmark JSON (e.g. from a GPU machine): answers 000's memory "
+                             "question; its rows join the report")
+    parser.add_argument("--claims-ab", action="append", default=[], metavar="PATH",
+                        help="paired timings from `python -m benchmarks.claims_ab` (one per device): judge the "
+                             "speed claims")
     args = parser.parse_args(argv)
+    if not (args.json or args.cuda_json):
+        parser.error("give a benchmark JSON (positional or --cuda-json)")
     out = Path(args.out)
     rows = load(args.json)
+    for path in args.cuda_json:
+        cuda = [r for r in load([path]) if r.get("device") == "cuda"]
+        if not cuda:
+            parser.error(f"--cuda-json {path}: no CUDA benchmark in it")
+        rows += cuda
     charts = write_charts(rows, out)
-    path = report(rows, charts, out)
+    path = report(rows, charts, out, [json.loads(Path(p).read_text()) for p in args.claims_ab])
     print(f"wrote {path} and {len(charts)} charts in {out / 'charts'}")
 
 

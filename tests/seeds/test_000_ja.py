@@ -35,9 +35,14 @@ class TestArticle000:
         assert [v.is_leaf for v in (x, w, b, y)] == [True, True, True, False]
 
     def test_detach_is_new_constant_sharing_values(self, device):
-        w = t([1.0], device, requires_grad=True)
+        """As in the article, backward runs first: w holds a gradient when it is detached, so "z.grad None" says
+        that detach() leaves the gradient behind (tests/seeds/test_faults.py: a detach() that copies it fails)."""
+        x, w, b = xwb(device)
+        (x * w + b).backward()
         z = w.detach()
-        assert z.grad is None and z is not w and z.is_leaf and not z.requires_grad
+        close(w.grad, t([2.0], device))
+        assert_no_grad(f"{BASIC} on {device}; (x * w + b).backward(); z = w.detach()", z=z)
+        assert z is not w and z.is_leaf and not z.requires_grad
         # the article prints tensor(1.): the shape is really kept, (1,)
         assert z.shape == w.shape == (1,)
         z[0] = 2
@@ -109,6 +114,9 @@ class TestArticle000:
         if device != "cpu":
             with pytest.raises(TypeError, match=r"can't convert cuda:0 device type tensor to numpy"):
                 w.detach().numpy()
+            # 000's memory question names x.detach().clone().numpy(): on a CUDA tensor that raises too
+            with pytest.raises(TypeError, match=r"can't convert cuda:0 device type tensor to numpy"):
+                w.detach().clone().numpy()
 
     def test_numpy_shares_values(self, device):
         x = t([2.0])
@@ -118,10 +126,14 @@ class TestArticle000:
         assert z.tolist() == [7.0]
 
     def test_detach_clone_is_independent(self, device):
-        w = t([1.0], device, requires_grad=True)
+        """Backward first, as in the article, so that w has a gradient that z and s must not carry."""
+        x, w, b = xwb(device)
+        (x * w + b).backward()
         z = w.detach()
         s = z.clone()
-        assert s.grad is None and s is not z and s.is_leaf and z.is_leaf
+        close(w.grad, t([2.0], device))
+        assert_no_grad(f"{BASIC} on {device}; (x * w + b).backward(); z = w.detach(); s = z.clone()", z=z, s=s)
+        assert s is not z and s.is_leaf and z.is_leaf
         assert not shares_storage(s, w)
 
     def test_clone_detach_is_independent(self, device):
@@ -182,6 +194,23 @@ class TestArticle000:
             warnings.simplefilter("ignore", UserWarning)
             y = x.new_tensor(x, requires_grad=True)
         assert y.is_leaf and y.requires_grad and not shares_storage(y, x)
+
+
+@CUDA_ONLY
+def test_a_zero_dim_cpu_tensor_combines_with_a_cuda_tensor():
+    """The article's "tensors on different devices cannot be combined" has one exception: a 0-dim CPU tensor is a
+    CPU scalar, which binary ops take beside CUDA tensors (TensorIterator's allow_cpu_scalars, the default of its
+    binary ops; aten/src/ATen/native/cuda/Loops.cuh, gpu_kernel_with_scalars). The result is on the GPU, and the
+    gradient comes back to the CPU scalar."""
+    x, w, b = xwb("cuda")
+    y = x * w + b
+    v = torch.tensor(7.0, requires_grad=True)   # 0-dim, on the CPU
+    program = f"{BASIC} on cuda; y = x * w + b; v = torch.tensor(7., requires_grad=True); f = v * y; f.backward()"
+    f = v * y
+    assert f.device.type == "cuda", f"`{program}`: expected f on cuda; observed {f.device}"
+    f.backward()
+    close(f.detach(), t([35.0], "cuda")), close(w.grad, t([14.0], "cuda")), close(v.grad, torch.tensor(5.0))
+    assert v.grad.device.type == "cpu", f"`{program}`: expected v.grad on the CPU; observed {v.grad.device}"
 
 
 @CUDA_ONLY

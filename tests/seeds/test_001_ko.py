@@ -26,7 +26,12 @@ class TestArticle001:
     def test_detach_shares_every_element_address(self):
         a = t([0.0, 1.0], requires_grad=True)
         b = a.detach()
-        assert [a[i].data_ptr() for i in range(2)] == [b[i].data_ptr() for i in range(2)]
+        addresses = [a[i].data_ptr() for i in range(2)]
+        assert addresses == [b[i].data_ptr() for i in range(2)]
+        # the article prints two addresses 4 bytes apart: one float32 (the default dtype), stride 1
+        assert addresses[1] - addresses[0] == 4, (
+            f"a = torch.tensor([0., 1.], requires_grad=True) ({a.dtype}, strides {a.stride()}): expected "
+            f"a[1].data_ptr() - a[0].data_ptr() == 4; observed {addresses[1] - addresses[0]}")
         b[0] = 3
         close(a.detach(), t([3.0, 1.0]))
         assert a.requires_grad and not b.requires_grad

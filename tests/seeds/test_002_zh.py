@@ -141,10 +141,18 @@ class TestArticle002:
         close(a.grad, t([0.0, 0.0]))
 
     def test_assignment_aliases(self):
+        """`b = a` binds a second name to the same tensor (Python's, not torch's, to check); what torch decides is
+        that a write through that name lands in the tensor's own memory: `b[0] = 5` writes in place, a shows it,
+        and a's storage is the one it had (a setitem that swapped in new memory would fail here)."""
         a = torch.zeros(2)
+        before, version = memory(a), a._version
         b = a
         b[0] = 5
-        assert b is a and a.tolist() == [5.0, 0.0], f"a = torch.zeros(2); b = a; b[0] = 5: observed a = {a.tolist()}"
+        program = f"a = torch.zeros(2) (at {before}, storage and first element); b = a; b[0] = 5"
+        assert a.tolist() == [5.0, 0.0], f"`{program}`: expected a = [5.0, 0.0]; observed {a.tolist()}"
+        assert memory(a) == before and a._version > version, (
+            f"`{program}`: expected a in its own memory, its version bumped; observed a at {memory(a)}, "
+            f"version {version} -> {a._version}")
 
     def test_out_of_place_add_allocates(self):
         """y = x + y puts the sum in new memory and rebinds y to it: judged by storage, not by id() (a new Python
