@@ -6,6 +6,7 @@
     matrix     the conformance matrix (Markdown, HTML) from outcome files
     changelog  the change log of copy semantics, from the version gates in the specs
     bench      time the spec ops and the seed articles' idioms (pooled processes), then charts and the claims report
+    fuzz       generated programs, eager against one execution (docs/fuzz.md)
 
 `gate`, `matrix` and `changelog` never import torch: they run where torch is absent.
 """
@@ -20,6 +21,7 @@ COMMANDS = {
     "matrix": "copysuite.matrix",
     "changelog": "copysuite.changelog",
     "bench": "copysuite.bench.command",
+    "fuzz": "copysuite.fuzz.command",
 }
 
 
