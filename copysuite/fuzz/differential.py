@@ -37,6 +37,7 @@ class InvalidInputs(Exception):
 class Side:
     signature: dict
     error: str | None            # the call's exception, "Type: message" (records match it)
+    error_classes: tuple = ()    # the names of its class and base classes
 
 
 @dataclasses.dataclass
@@ -116,7 +117,7 @@ def _observe(caller: _Caller) -> Side:
     fields = signature.observe_call(given, outputs, prior, error)
     text = None if error is None else f"{type(error).__name__}: {str(error).strip()[:2000]}"
     if error is not None:
-        return Side(fields, text)
+        return Side(fields, text, tuple(c.__name__ for c in type(error).__mro__))
     for index in range(len(outputs)):
         given, outputs, _, _, error = caller()
         if error is None:

@@ -40,13 +40,13 @@ class Input:
         dims = affected_dims(self.shape, self.placement)
         base_numel, stride, offset = self.strided or geometry(self.shape, self.placement, dims[0] if dims else 0)
         made = f"torch.arange({base_numel}).to(torch.{self.dtype})"
+        if self.placement == "contiguous":   # a tensor of its own, not a view of the arange
+            made = f"torch.arange({base_numel}).reshape({self.shape!r}).to(torch.{self.dtype}, copy=True)"
         if self.kind == "nonleaf":
             lines, made = [f"leaf_{self.name} = {made}.requires_grad_()"], f"(leaf_{self.name} * 1)"
         else:
             lines = []
-        if self.placement == "contiguous":
-            made = f"{made}.reshape({self.shape!r})"
-        else:
+        if self.placement != "contiguous":
             made = f"{made}.as_strided({self.shape!r}, {stride!r}, {offset})"
         if self.kind == "leaf_requires_grad":
             made += ".requires_grad_()"

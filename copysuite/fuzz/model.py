@@ -27,15 +27,21 @@ class Rule:
 AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
 
 RULES = (
-    Rule("both_raise", "when eager raises, the execution must raise too, but not the same exception type: dynamo "
-         "re-raises an error met while tracing as torch._dynamo.exc.TorchRuntimeError (or Unsupported), a backend's "
-         "as BackendCompilerFailed", "torch/_dynamo/exc.py (TorchRuntimeError, BackendCompilerFailed)"),
+    Rule("both_raise", "when eager raises, the execution must raise too, but may re-raise it as a class of its "
+         "own that is an instance of eager's (dynamo's TorchRuntimeError is a RuntimeError: a caller's `except "
+         "RuntimeError` catches both; docs/spec-format.md)", "torch/_dynamo/exc.py (TorchRuntimeError)"),
     Rule("intermediate_base_not_a_view", "an output that is a view of an intermediate (neither an input nor another "
          "output) comes back from AOTAutograd as a tensor of its own, not a view: where no other output aliases it, "
          "or where it or its base does not require grad, the aliasing is hidden (aten._unsafe_view) so that the "
          "intermediate need not be an output of the graph",
          "torch/_functorch/_aot_autograd/collect_metadata_analysis.py, Note [Intermediate Bases Optimization] and "
          "OutputType.non_alias"),
+    Rule("stride_of_size_one_dims", "the stride of a dim of size 0 or 1 is never used to address an element, so "
+         "compilers leave it unspecified (torch's own is_contiguous() skips those dims)",
+         "c10/core/Contiguity.h, _compute_contiguous (size-1 dims are skipped)"),
+    Rule("no_derivative_fails_at_compile", "AOTAutograd traces the backward when it compiles: an op with no "
+         "derivative (set_ on a tensor that requires grad) fails the compiled call, where eager fails at backward",
+         "torch/_functorch/_aot_autograd/graph_capture_wrappers.py, create_joint (the forward and backward are traced together when compiling)"),
     Rule("outputs_are_siblings", "the compiled region is one autograd node (AOTAutograd's CompiledFunction, a "
          "torch.autograd.Function): its outputs are siblings, so autograd.grad of one output with respect to another "
          "that is not its view finds no path (None) where eager's graph went through it",
@@ -43,11 +49,18 @@ RULES = (
 )
 
 RULE_TESTS = {
-    "both_raise": lambda field, eager, other, run: kind(field).endswith(".raises") and bool(eager) and bool(other)
-    and "absent" not in (eager, other),
+    "both_raise": lambda field, eager, other, run: _both_raise(field, eager, other, run),
     "intermediate_base_not_a_view": lambda field, eager, other, run: _intermediate_view(field, run),
+    "stride_of_size_one_dims": lambda field, eager, other, run: _unused_strides(field, eager, other, run),
+    "no_derivative_fails_at_compile": lambda field, eager, other, run: _no_derivative(field, eager, other, run),
     "outputs_are_siblings": lambda field, eager, other, run: _siblings(field, eager, other, run),
 }
+
+
+def _both_raise(field: str, eager, other, run) -> bool:
+    if not (kind(field).endswith(".raises") and eager and other and "absent" not in (eager, other)):
+        return False
+    return field != "call||raises" or eager in run.other.error_classes
 
 
 def _intermediate_view(field: str, run) -> bool:
@@ -56,6 +69,20 @@ def _intermediate_view(field: str, run) -> bool:
         return False
     return (run.eager.signature.get(f"out|{subject}|view_of") == "an intermediate"
             and run.other.signature.get(f"out|{subject}|is_view") is False)
+
+
+def _unused_strides(field: str, eager, other, run) -> bool:
+    section, subject, attribute = field.split("|")
+    shape = run.eager.signature.get(f"out|{subject}|shape")
+    if section != "out" or attribute != "stride" or shape != run.other.signature.get(f"out|{subject}|shape"):
+        return False
+    return all(a == b or size <= 1 for a, b, size in zip(eager, other, shape))
+
+
+def _no_derivative(field: str, eager, other, run) -> bool:
+    return (field == "call||raises" and eager is None and run.execution in AOT
+            and run.eager.signature.get("backward||raises") is not None
+            and "derivative for" in (run.other.error or "") and "not implemented" in (run.other.error or ""))
 
 
 def _siblings(field: str, eager, other, run) -> bool:

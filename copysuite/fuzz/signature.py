@@ -49,14 +49,15 @@ def storage_key(t):
         return None
 
 
-def tensor_fields(prefix: str, t, named: list) -> dict:
-    """dtype, geometry, values, autograd state and whose view `t` is (`named`: [(name, object)] to look it up)."""
+def tensor_fields(prefix: str, t, named: list, own: str) -> dict:
+    """dtype, geometry, values, autograd state and whose view `t` (output `own`) is (`named`: [(name, object)] to
+    look it up: an input or output, the base of one, or an intermediate)."""
     if not isinstance(t, torch.Tensor):
         return {f"{prefix}|type": type(t).__name__}
     base = t._base if t._is_view() else None
     whose = None if base is None else next((n for n, o in named if o is base), None)
     if base is not None and whose is None:
-        whose = next((f"base of {n}" for n, o in named if isinstance(o, torch.Tensor) and o is not t
+        whose = next((f"base of {n}" for n, o in named if isinstance(o, torch.Tensor) and n != f"out:{own}"
                       and o._is_view() and o._base is base), "an intermediate")
     return {f"{prefix}|dtype": str(t.dtype), f"{prefix}|shape": list(t.shape), f"{prefix}|stride": list(t.stride()),
             f"{prefix}|offset": t.storage_offset(), f"{prefix}|values": values(t), f"{prefix}|is_view": t._is_view(),
@@ -84,7 +85,7 @@ def observe_call(inputs: list, outputs: list, prior: dict, error) -> dict:
         return fields
     named = [(f"in:{n}", t) for n, t in inputs] + [(f"out:{n}", t) for n, t in outputs]
     for name, t in outputs:
-        fields.update(tensor_fields(f"out|{name}", t, named))
+        fields.update(tensor_fields(f"out|{name}", t, named, name))
     for i, (n1, o1) in enumerate(named):
         for n2, o2 in named[i + 1:]:
             if n1.startswith("in:") and n2.startswith("in:"):

@@ -57,7 +57,7 @@ def test_the_reproduction_is_the_text_that_ran(tmp_path):
     with fault.applied():
         run = differential.run(program, FAULT_EXECUTION)
     differences = signature.differences(run.eager.signature, run.other.signature)
-    assert differences["pair|out:t1~in:a|same_object"] == [True, False]
+    assert differences["pair|in:a~out:t1|same_object"] == [True, False]
     path = tmp_path / "repro.py"
     from copysuite.fuzz import reproduction
     path.write_text(reproduction.script(run, FAULT_EXECUTION, "off", differences))
@@ -67,10 +67,16 @@ def test_the_reproduction_is_the_text_that_ran(tmp_path):
 
 
 def test_by_design_rules_and_pruning():
-    """A call that raises on one side is only that difference; both raising is by design."""
+    """A call that raises on one side is only that difference; both raising is by design when the execution's
+    exception is an instance of eager's class, and a finding when it is not."""
     both = {"call||raises": ["RuntimeError", "TorchRuntimeError"]}
-    run = differential.Run(Program((Input("a"),), (), ("a",)), differential.Side({}, None), differential.Side({}, None), {}, CI_EXECUTION)
+    program = Program((Input("a"),), (), ("a",))
+    wrapped = differential.Side({}, "TorchRuntimeError: x", ("TorchRuntimeError", "RuntimeError", "Exception"))
+    run = differential.Run(program, differential.Side({}, None), wrapped, {}, CI_EXECUTION)
     assert model.judge(run, CI_EXECUTION, both).status == "by_design"
+    other = differential.Side({}, "BackendCompilerFailed: x", ("BackendCompilerFailed", "Exception"))
+    run = differential.Run(program, differential.Side({}, None), other, {}, CI_EXECUTION)
+    assert model.judge(run, CI_EXECUTION, {"call||raises": ["RuntimeError", "BackendCompilerFailed"]}).status == "new"
     one = {"call||raises": [None, "BackendCompilerFailed"], "out|t1|values": [[1.0], "absent"]}
     judged = model.judge(run, CI_EXECUTION, one)
     assert judged.status == "new" and judged.unexplained == ("call.raises",)
