@@ -97,7 +97,8 @@ RECORDS = (
            r"in\.(geometry|values|version_moved)|out\.(stride|values|offset|shape)|pair\..*|write\.reaches:.*",
            GH + "issues/94773", "`.data =` on an input that another input (or a view) aliases: the compiled "
            "function rebuilds the aliases from their synthetic base with the old metadata (issue 94773, open, is "
-           "`.data =` with a live alias; docs/upstream-reports/data_assign_aliased_input.py)", ops=("data_assign",)),
+           "`.data =` with a live alias; docs/upstream-reports/data_assign_aliased_input.py)", ops=("data_assign",),
+           entry="generated.data_assign_on_aliased_input"),
     Record("aliased_leaf_and_view_mutated", AOT, r"call\.raises", "docs/upstream-reports/aliased_leaf_view_mutation.py",
            "a leaf that requires grad and a view of it passed together, one written without autograd (no_grad, an "
            "integer dtype view): AOTAutograd asserts that aliased inputs are all leaves or none",
@@ -108,6 +109,10 @@ RECORDS = (
            "(transpose_, squeeze_, unsqueeze_, as_strided_) is not a view in eager (issue 47704) but comes back as "
            "a view of another intermediate, which refuses in-place writes",
            ops=("transpose_", "squeeze_", "unsqueeze_", "as_strided_")),
+    Record("complex_copy_requires_grad", INDUCTOR, r"out\.(requires_grad|grad_fn|is_leaf)|backward\..*|write\.raises",
+           "docs/upstream-reports/complex_copy_requires_grad_inductor.py", "a copy of a complex tensor (to(), "
+           "a conversion) comes out of inductor requiring grad under no_grad: the convert_element_type fallback "
+           "copies the input's requires_grad", ops=("to_float64", "to_same", "clone", "contiguous", "detach_clone")),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
