@@ -20,7 +20,8 @@ import tempfile
 import time
 
 import torch
-from hypothesis import HealthCheck, Phase, given, seed as hypothesis_seed, settings
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
 
 from copysuite.executors import EXECUTORS
 from copysuite.fuzz import differential, generate, reproduction, shrink
@@ -53,7 +54,7 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
         if counts["programs"] >= limit or (deadline is not None and time.monotonic() > deadline):
             raise _Done
         counts["programs"] += 1
-        run, judged = shrink.verdict(program, execution, caches)
+        _, judged = shrink.verdict(program, execution, caches)
         if judged is None:
             counts["invalid"] += 1
             return
@@ -98,10 +99,11 @@ def versions() -> str:
 
 def summary(report: dict) -> str:
     c = report["counts"]
-    lines = [f"{report['execution']} (caches {report['caches']}, seed {report['seed']}; {report['versions']}): "
-             f"{c['programs']} programs in {report['search_seconds']} s ({report['programs_per_second']}/s); "
-             f"same {c['same']}, by design {c['by_design']}, known {c['known']}, new {c['new']}, "
-             f"inputs not built {c['invalid']}"]
+    head = (f"{report['execution']} (caches {report['caches']}, seed {report['seed']}; {report['versions']}): "
+            f"{c['programs']} programs in {report['search_seconds']} s ({report['programs_per_second']}/s); "
+            f"same {c['same']}, by design {c['by_design']}, known {c['known']}, new {c['new']}, "
+            f"inputs not built {c['invalid']}")
+    lines = [head]
     for f in report["findings"]:
         why = ", ".join(f["records"]) if f["status"] == "known" else ", ".join(f["unexplained"])
         lines.append(f"  {f['status']:5s} {why}  [ops {', '.join(f['ops'])}]")

@@ -158,7 +158,8 @@ def run(program: Program, execution: str, caches: str = "off") -> Run:
         if caches == "on" and EXECUTORS[execution].compiled and any(i.alias for i in program.inputs):
             _Caller(program, execution)()           # compiled for the aliased inputs first, in its own function
             judged = untangled(program)
-            warm = [*program.input_lines(), *sum(call_lines(program, execution), [])]
+            define, call = call_lines(program, execution)
+            warm = [*program.input_lines(), *define, *call]
         other = _Caller(judged, execution)
         eager = _observe(_Caller(judged, "eager"))
         observed = _observe(other)

@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import torch
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
-
-import torch
 
 from copysuite.fuzz.signature import kind
 
@@ -89,7 +88,13 @@ RECORDS = (
     Record("inductor_noop_returns_input", INDUCTOR, r"pair\.in~out\.(same_object|shares_storage)|write\.reaches:.*"
            r"|out\.(is_view|view_of|grad_fn|is_leaf)|in\.version_moved", GH + "issues/197893",
            "inductor replaces `x + 0`, `x * 1`, `x ** 1` by its operand, so the output is the input itself (or its "
-           "alias) and a write to it reaches the input", ops=("plus_zero", "times_one", "minus_zero", "pow_one")),
+           "alias) and a write to it reaches the input (from 2.14)", torch=">=2.14",
+           ops=("plus_zero", "times_one", "minus_zero")),
+    Record("inductor_clone_under_dtype_view_removed", INDUCTOR,
+           r"pair\.in~out\.(same_object|shares_storage)|write\.reaches:.*|in\.(values|version_moved)",
+           "docs/upstream-reports/clone_dtype_view_aliases_input_inductor.py", "a clone of an input seen through a "
+           "dtype view and a no-op (`** 1`) is removed by inductor: the output lives in the input's memory "
+           "(2.8.0 ... 2.14.1; closest: issue 197893)", ops=("pow_one",)),
     Record("resize_on_alias", AOT, r"out\.(shape|stride|values|offset)|pair\..*|write\.reaches:.*",
            GH + "issues/191449", "resize_() on a view or alias inside the compiled function: the other aliases "
            "(here contiguous()'s result, which is the tensor itself) keep the old metadata", ops=("resize_",)),

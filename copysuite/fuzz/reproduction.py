@@ -51,8 +51,8 @@ def script(finding_run, execution: str, caches: str, differences: dict) -> str:
     program = finding_run.program
     outputs = "[" + ", ".join(f"({n!r}, {n})" for n in program.returns) + "]"
     inputs = "[" + ", ".join(f"({n!r}, {n})" for n in program.input_names) + "]"
-    lines = [f'"""copysuite fuzz finding under {execution} (compile caches {caches}); found with torch '
-             f'{torch.__version__}, python {platform.python_version()}.', "Differs (eager, then the execution):"]
+    lines = [(f'"""copysuite fuzz finding under {execution} (compile caches {caches}); found with torch '
+              f'{torch.__version__}, python {platform.python_version()}.'), "Differs (eager, then the execution):"]
     lines += [f"  {field}: {pair[0]!r} -> {pair[1]!r}" for field, pair in list(differences.items())[:12]]
     lines += ['"""', "import torch", *cache_lines(caches), SHOW]
     eager_call = call_lines(program, "eager")[1]

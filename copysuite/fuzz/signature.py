@@ -97,7 +97,7 @@ def observe_call(inputs: list, outputs: list, prior: dict, error) -> dict:
     for name, t in inputs:
         if name not in prior:
             continue
-        version, old = prior[name]
+        version = prior[name][0]
         fields[f"in|{name}|version_moved"] = getattr(t, "_version", None) != version
         fields[f"in|{name}|values"] = values(t)
         fields[f"in|{name}|geometry"] = [list(t.shape), list(t.stride()), t.storage_offset()]

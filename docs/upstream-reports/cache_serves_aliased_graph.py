@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(tempfile.gettempdir(), "aliased-graph-cache-demo"))
-import torch  # noqa: E402
+import torch
 
 SOURCE = '''
 def program(a, b):

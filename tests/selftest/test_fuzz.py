@@ -11,7 +11,14 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from copysuite.executors import EXECUTORS
 from copysuite.faults import compile_faults
 from copysuite.faults.fault import CATALOG
-from copysuite.fuzz import command, differential, generate, model, signature
+from copysuite.fuzz import (
+    command,
+    differential,
+    generate,
+    model,
+    reproduction,
+    signature,
+)
 from copysuite.fuzz.generate import Input, Program, Statement
 
 CI_EXECUTION, CI_PROGRAMS = "compile.aot_eager", 40
@@ -59,9 +66,8 @@ def test_the_reproduction_is_the_text_that_ran(tmp_path):
     differences = signature.differences(run.eager.signature, run.other.signature)
     assert differences["pair|in:a~out:t1|same_object"] == [True, False]
     path = tmp_path / "repro.py"
-    from copysuite.fuzz import reproduction
     path.write_text(reproduction.script(run, FAULT_EXECUTION, "off", differences))
-    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120).stdout
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, check=True).stdout
     assert "eager t1 is a" in out
     assert f"{FAULT_EXECUTION} t1 is a" in out   # unfaulted in its own process: the compiled side holds
 
