@@ -1,4 +1,4 @@
-"""One process of the A/B speed gate (`python -m copysuite bench ab`), serving timings one op at a time: it prints
+"""One process of the A/B speed gate (`python -m benchmarks ab`), serving timings one op at a time: it prints
 {"ops": ["OP@2^EXP", ...]} (every spec op on a float32 CPU source of each size) as one JSON line, then for each op
 name read from stdin times that op (one intra-op thread) and prints [seconds per call, one per round] as one JSON
 line, or null when the op raises here (the spec expects it to); EOF or "quit" ends it. The gate keeps a base and a
@@ -29,8 +29,7 @@ def rounds_of(call, rounds: int, round_seconds: float, slowdown: float = 1.0) ->
     """Seconds per call in each of `rounds` rounds, each repeating the call for at least `round_seconds`. With a
     `slowdown` (BENCH_INJECT_SLOWDOWN, the gate's self-test) each round busy-waits until it has lasted `slowdown`
     times its calls: every op, however short, is then that much slower, loop overhead included (a busy wait after
-    each call, as before 2026-11-26, slowed the shortest ops by only a few percent: the wait's own clock reads cost
-    both sides alike)."""
+    each call would slow the shortest ops by only a few percent: the wait's own clock reads cost both sides alike)."""
     n = 1
     while True:
         start = time.perf_counter()

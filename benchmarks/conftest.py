@@ -7,8 +7,8 @@ import os
 import sys
 import pytest
 
-# pytest-benchmark settings used unless given on the command line: quick enough for the whole grid in about 6 min
-# on 2 cores; the speed gate (tools/bench_gate.sh) uses longer runs, chosen from the noise runs in docs/benchmarks.md
+# pytest-benchmark settings used unless given on the command line: short, so that the whole grid stays a few
+# minutes; the speed gate (benchmarks/ab.py) times its own pairs of processes instead
 BENCHMARK_DEFAULTS = {
     "--benchmark-max-time": ("benchmark_max_time", "0.1"),
     "--benchmark-min-rounds": ("benchmark_min_rounds", 5),
@@ -74,8 +74,8 @@ def pytest_benchmark_update_machine_info(config, machine_info):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtestloop(session):
-    """Under copysuite.bench.run, time only in this process's turn (copysuite/bench/turns.py)."""
-    from copysuite.bench.turns import Turn
+    """Under benchmarks.run, time only in this process's turn (benchmarks/turns.py)."""
+    from benchmarks.turns import Turn
 
     turn = Turn.from_env()
     if turn is not None:
@@ -90,7 +90,7 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
-    """Under copysuite.bench.run: pass the turn on, then end the process at once with pytest's exit status (its
+    """Under benchmarks.run: pass the turn on, then end the process at once with pytest's exit status (its
     JSON and report are written; the interpreter's teardown with torch loaded takes 0.3-0.5 s, which the last
     process would add to the run)."""
     turn = getattr(config, "_copysuite_turn", None)

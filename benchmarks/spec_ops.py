@@ -4,8 +4,10 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from copysuite import bind, programs, storage
-from copysuite.specs import Entry, load_specs
+from copysuite.plan import bind
+from copysuite.spec import programs
+from copysuite.run import storage
+from copysuite.spec.load import Entry, load_specs
 
 # The benchmark source is a plain, contiguous tensor without lazy bits, timed in grad mode.
 SOURCE_FACTS = {"kinds": "plain", "placements": "contiguous", "bits": "none", "modes": "enabled"}

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from benchmarks import grid
-from copysuite.bench.idioms import IDIOMS
+from benchmarks.idioms import IDIOMS
 from benchmarks.memory import peak_memory
 from benchmarks.timing import run
 

@@ -1,15 +1,15 @@
-"""The conformance suite for PyTorch's tensor-copy semantics, as one package. Data flows one way:
+"""The conformance suite for PyTorch's tensor-copy semantics. Its folders are the stages data flows through, in order:
 
-    specs/*.yaml --specs.py--> Entry (programs.py: the Python that runs; expectations.py: the values that must hold)
-                 --bind.py---> what applies to the installed torch
-                 --plan.py---> Cell (entry x check x device; its id in cells.py), with the inputs it is judged on
-                 --explore.py-> one Hypothesis run per group of cells drawing the same inputs
-                 --runner.py-> Execution (strategies.cases builds the input; the program runs, once for the checks
-                               that only look, once per check that disturbs it) and the judgement (checks/
-                               observe, compare): a ConformanceFailure (failures.py) when they disagree
-                 --outcomes.py-> the table and the outcome JSON (outcome_format.py), read by gate.py and matrix.py
+    spec/      specs/*.yaml -> entries: the program, the values that must hold, version gates, known divergences
+    strategies the vocabulary of a generated input and the Hypothesis strategies that draw it (a link to the
+               checkout's top-level strategies/, installed as copysuite.strategies)
+    plan/      entries bound to the installed torch -> cells (entry x check x device x execution), each with its id
+    run/       one cell's program on one generated input, eagerly or under an execution -> a RunResult
+    judge/     each check's observation of a RunResult against the expectation -> held, or a ConformanceFailure
+    outcome/   every cell's outcome -> the table per entry and the outcome JSON
+    report/    outcome files -> the upgrade gate, the matrix across releases, the change log (no torch needed)
 
-plugin.py, conformance.py and scheduling.py (xdist) are the pytest side; `python -m copysuite` is the command line (__main__.py). The
-modules the report tools use (specs, programs, expectations, predicates, declared, cells, outcome_format, gate,
-matrix, changelog) import no torch.
+plugin/ is the pytest side (options, profiles, the test per cell), speed/ what makes a run fast apart from what it
+checks, and `python -m copysuite` the command line (__main__.py). spec/, plan/cell_id.py, outcome/format.py and
+report/ import no torch.
 """

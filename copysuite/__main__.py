@@ -5,10 +5,13 @@
     gate       compare two outcome files (current torch vs candidate): the upgrade gate
     matrix     the conformance matrix (Markdown, HTML) from outcome files
     changelog  the change log of copy semantics, from the version gates in the specs
-    bench      time the spec ops and the seed articles' idioms (pooled processes), then charts and the claims report
+    gpu        every execution, the seed scenarios and the CUDA benchmarks on one CUDA device, into results/gpu/
+               (tools/gpu.sh; docs/gpu.md)
     fuzz       generated programs, eager against one execution (docs/fuzz.md)
 
-`gate`, `matrix` and `changelog` never import torch: they run where torch is absent.
+`gate`, `matrix` and `changelog` never import torch: they run where torch is absent. The tooling that works only
+from a checkout is not a command here: benchmarks and the speed gate (`python -m benchmarks`), fault injection
+(`python -m tests.faults report`).
 """
 from __future__ import annotations
 
@@ -16,11 +19,11 @@ import importlib
 import sys
 
 COMMANDS = {
-    "run": "copysuite.run",
-    "gate": "copysuite.gate",
-    "matrix": "copysuite.matrix",
-    "changelog": "copysuite.changelog",
-    "bench": "copysuite.bench.command",
+    "run": "copysuite.plugin.command",
+    "gate": "copysuite.report.gate",
+    "matrix": "copysuite.report.matrix_command",
+    "changelog": "copysuite.report.changelog",
+    "gpu": "copysuite.gpu.runner",
     "fuzz": "copysuite.fuzz.command",
 }
 

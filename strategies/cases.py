@@ -14,7 +14,7 @@ import torch
 from hypothesis import reject, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from strategies.space import DTYPE_GROUPS, GRAD_KINDS, MODES, affected_dims, bit_fits, kind_fits, placement_fits
+from copysuite.strategies.space import DTYPE_GROUPS, GRAD_KINDS, MODES, affected_dims, bit_fits, kind_fits, placement_fits
 
 MODE_CONTEXT = {"enabled": None, "no_grad": "torch.no_grad()", "inference_mode": "torch.inference_mode()"}
 MODE_MANAGER = {"enabled": None, "no_grad": torch.no_grad, "inference_mode": torch.inference_mode}
@@ -54,7 +54,7 @@ class Case:
     offset: int
     values: tuple = field(repr=False)  # the buffer's elements, before the cast to `dtype`
     bit: str = "none"                   # "conj" or "neg": the source carries that lazy bit
-    execution: str = "eager"            # how the program runs on it (strategies.space.EXECUTIONS)
+    execution: str = "eager"            # how the program runs on it (copysuite.strategies.space.EXECUTIONS)
 
     # --- derived facts (used by spec predicates) ---
     @property
@@ -206,7 +206,7 @@ def _one_of(choices: tuple):
 @st.composite
 def cases(draw, *, dtypes, kinds, placements, modes, device, min_ndim=0, max_ndim=3, min_side=0, max_side=4,
           nonempty=False, bits=("none",), execution="eager"):
-    """Cases for one device. Each argument is the set a spec entry (and the invariant under test) allows.
+    """Cases for one device. Each argument is the set a spec entry (and the check under test) allows.
 
     Kinds that need grad are only drawn with dtypes that can have it; an impossible combination is an error in the
     spec, reported by `feasible()` before any example is drawn.

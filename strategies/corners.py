@@ -1,13 +1,13 @@
 """Corner cases: every (kind, grad mode) pair an entry allows, as explicit examples, whatever the random draws do.
 
 Drawn independently, a pair such as "source requires grad" x "grad enabled" can be missing from a short run (the
-fault campaign in docs/faults.md lost five faults that way). These cases are added to every test as explicit
+fault campaign in docs/reports/faults.md lost five faults that way). These cases are added to every test as explicit
 Hypothesis examples: one per feasible pair, placements, bits and dtypes rotating so that each appears too.
 """
 from __future__ import annotations
 
-from strategies.cases import Case, geometry
-from strategies.space import DTYPE_GROUPS, affected_dims, bit_fits, kind_fits, placement_fits
+from copysuite.strategies.cases import Case, geometry
+from copysuite.strategies.space import DTYPE_GROUPS, affected_dims, bit_fits, kind_fits, placement_fits
 
 CORNER_SHAPES = ((2, 3), (3,), (2, 2, 2), (4, 1, 2, 3), (), (1,), (0,), (0, 2))
 PREFERRED_DTYPES = ("float32", "complex64", "int64", "float64", "bool")

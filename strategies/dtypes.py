@@ -1,11 +1,11 @@
-"""Which of the spec vocabulary's dtypes (strategies.space) the installed torch has."""
+"""Which of the spec vocabulary's dtypes (copysuite.strategies.space) the installed torch has."""
 from __future__ import annotations
 
 import functools
 
 import torch
 
-from strategies.space import ALL_DTYPE_NAMES, DTYPE_GROUPS
+from copysuite.strategies.space import ALL_DTYPE_NAMES, DTYPE_GROUPS
 
 
 def to_dtype(name: str) -> torch.dtype | None:

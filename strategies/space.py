@@ -2,7 +2,7 @@
 dtype names and groups, and which of them fit together.
 
 Spec loading, the change log and the report tools read these names where torch may be absent; the strategies
-(`strategies.cases`) draw from them.
+(`copysuite.strategies.cases`) draw from them.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ KINDS = (
     "inference",           # made under torch.inference_mode()
 )
 GRAD_KINDS = ("leaf_requires_grad", "nonleaf", "parameter")
-# How the source sits in its storage (not torch.layout, which the invariant `layout` reads).
+# How the source sits in its storage (not torch.layout, which the check `layout` reads).
 PLACEMENTS = (
     "contiguous",  # a fresh contiguous tensor, not a view
     "strided",     # a step-2 slice along one dim of a larger buffer
@@ -30,7 +30,7 @@ BITS = ("none", "conj", "neg")
 MODES = ("enabled", "no_grad", "inference_mode")
 DEVICES = ("cpu", "meta", "cuda", "mps")
 # How the program runs: as written, compiled by torch.compile with a backend, run through torch.func.functionalize,
-# or exported by torch.export and run as the exported module (copysuite.executors).
+# or exported by torch.export and run as the exported module (copysuite.run.executions).
 EXECUTIONS = ("eager", "compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor",
               "compile.inductor.dynamic", "functionalize", "export")
 # Function transforms for tensor programs, not for NumPy, Python values, the copy protocols or autograd state

@@ -1,3 +1,3 @@
-"""The conformance run, collected with the rest of the tests: the test itself is `copysuite.conformance`, the same
+"""The conformance run, collected with the rest of the tests: the test itself is `copysuite.plugin.conformance`, the same
 one `python -m copysuite run` collects from an installed package."""
-from copysuite.conformance import test_invariant  # noqa: F401
+from copysuite.plugin.conformance import test_check  # noqa: F401

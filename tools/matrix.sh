@@ -18,14 +18,14 @@ start=$(date +%s)
 .venv/bin/tox "${args[@]}" -p "${MATRIX_PARALLEL:-2}"
 status=$?
 echo "matrix wall time: $(( $(date +%s) - start )) s (tox exit $status)"
-# tox writes results/<env>.json; the matrix is built from results/matrix/ only, which git tracks, so the committed
-# report can always be rebuilt from the committed runs
+# tox writes results/<env>.json; the matrix is built from results/matrix/ and the GPU runs in results/gpu/ only,
+# which git tracks, so the committed report can always be rebuilt from the committed runs
 mkdir -p results/matrix
 for f in results/torch*.json; do [ -e "$f" ] && cp "$f" "results/matrix/tox-$(basename "$f")"; done
-shot=()   # the screenshot where copysuite.browser finds a headless Chromium
-.venv/bin/python -c 'from copysuite import browser; raise SystemExit(browser.find() is None)' \
-    && shot=(--screenshot docs/matrix.png)
-.venv/bin/python -m copysuite matrix results/matrix --markdown docs/matrix.md --html docs/matrix.html "${shot[@]}" \
+shot=()   # the screenshot where copysuite.report.browser finds a headless Chromium
+.venv/bin/python -c 'from copysuite.report import browser; raise SystemExit(browser.find() is None)' \
+    && shot=(--screenshot docs/reports/matrix.png)
+.venv/bin/python -m copysuite matrix results/matrix results/gpu --markdown docs/reports/matrix.md --html docs/reports/matrix.html "${shot[@]}" \
     || status=1
-.venv/bin/python -m copysuite changelog --output docs/changelog.md || status=1
+.venv/bin/python -m copysuite changelog --output docs/reports/changelog.md || status=1
 exit $status

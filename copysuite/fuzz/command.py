@@ -23,7 +23,7 @@ import torch
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from copysuite.executors import EXECUTORS
+from copysuite.run.executions import EXECUTORS
 from copysuite.fuzz import differential, generate, reproduction, shrink
 
 PROGRESS_SECONDS = 10.0

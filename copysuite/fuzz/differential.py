@@ -1,4 +1,4 @@
-"""Run one generated program eagerly and under one execution (copysuite.executors: the same lines the specs run),
+"""Run one generated program eagerly and under one execution (copysuite.run.executions: the same lines the specs run),
 and observe each (copysuite.fuzz.signature).
 
 Each side runs the program on fresh inputs several times: once for the call's own signature, once per output for an
@@ -20,7 +20,7 @@ import warnings
 
 import torch
 
-from copysuite.executors import EXECUTORS
+from copysuite.run.executions import EXECUTORS
 from copysuite.fuzz import signature
 from copysuite.fuzz.generate import Input, Program
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from hypothesis import strategies as st
 
 from copysuite.fuzz.vocabulary import BY_NAME, OPS
-from strategies.cases import geometry
-from strategies.space import GRAD_KINDS, affected_dims, kind_fits, placement_fits
+from copysuite.strategies.cases import geometry
+from copysuite.strategies.space import GRAD_KINDS, affected_dims, kind_fits, placement_fits
 
 DTYPES = ("float32", "float64", "int64", "complex64", "bool")
 KINDS = ("plain", "leaf_requires_grad", "nonleaf", "parameter_frozen", "parameter")
@@ -103,7 +103,7 @@ class Program:
     def outputs(self) -> str:
         return ", ".join(self.returns)
 
-    # what copysuite.executors.Executor asks of a program besides the above
+    # what copysuite.run.executions.Executor asks of a program besides the above
     first_call = ()
     filename = "<copysuite fuzz>"
 

@@ -1,6 +1,8 @@
 """Tensor.type(str) on a complex tensor inside a compiled function: dynamo raises InternalTorchDynamoError
 (StopIteration): its `method_type` looks the dtype up in a table without complex types. Eager returns the tensor.
-Every torch release with dynamo (2.2.2 ... 2.14.1), any backend."""
+Every torch release with dynamo (2.2.2 ... 2.14.1), any backend, CPU and CUDA (2.11.0+cu130 on an H100); `t.type()`
+alone fails the same way for complex32, float8 and uint16/32/64. Recorded in specs/conversions.yaml
+(`type:same_string`, evidence PR 138078, whose diff shows the lookup); no upstream issue yet."""
 import torch
 
 

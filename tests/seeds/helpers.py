@@ -4,8 +4,8 @@ import warnings
 import pytest
 import torch
 
-from copysuite.storage import untyped_storage
-from strategies.devices import device_skip_reason
+from copysuite.run.storage import untyped_storage
+from copysuite.strategies.devices import device_skip_reason
 
 DEVICES = [pytest.param(d, marks=pytest.mark.skipif(device_skip_reason(d) is not None,
                                                      reason=f"{device_skip_reason(d)}")) for d in ("cpu", "cuda")]

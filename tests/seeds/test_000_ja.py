@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from copysuite.storage import shares_storage
+from copysuite.run.storage import shares_storage
 from tests.seeds.helpers import CUDA_ONLY, DEVICES, assert_no_grad, close, t
 
 BASIC = "x, w, b = torch.tensor([2.]), torch.tensor([1.], requires_grad=True), torch.tensor([3.], requires_grad=True)"

@@ -10,7 +10,7 @@ import warnings
 import pytest
 import torch
 
-from copysuite.storage import shares_storage
+from copysuite.run.storage import shares_storage
 from tests.seeds.helpers import assert_no_grad, close, memory, t
 
 ALIASES = {  # the tensor the article's metadata changes act on, as code, and whether it requires grad

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from copysuite.storage import shares_storage
+from copysuite.run.storage import shares_storage
 from tests.seeds.helpers import close
 
 

@@ -1,10 +1,10 @@
 """Self-test reporting: the fault-injection table (tests/selftest/test_faults.py) in the terminal summary."""
-from copysuite.faults.campaign import TABLE_KEY
+from tests.faults.campaign import TABLE_KEY
 
 
 def pytest_terminal_summary(terminalreporter, config):
     text = config.stash.get(TABLE_KEY, None)
     if text:
-        terminalreporter.section("fault injection (copysuite/faults), also in results/faults.md")
+        terminalreporter.section("fault injection (tests/faults; `python -m tests.faults report` writes docs/reports/faults.md)")
         for line in text.splitlines():
             terminalreporter.write_line(line)

@@ -1,14 +1,14 @@
-"""python -m copysuite.bench.run: the pooled document is what pytest-benchmark would compute over every process's rounds.
+"""python -m benchmarks.run: the pooled document is what pytest-benchmark would compute over every process's rounds.
 
 Needs pytest-benchmark (requirements-bench.txt); without it these tests skip and say so. .ci/run installs it and
-runs this file together with a small end-to-end tools/bench.sh.
+runs this file together with a small end-to-end `python -m benchmarks`.
 """
 import statistics
 
 import pytest
 
 pytest.importorskip("pytest_benchmark", reason="pytest-benchmark is not installed (requirements-bench.txt)")
-from copysuite.bench.run import pooled, process_command  # noqa: E402
+from benchmarks.run import pooled, process_command
 
 
 def part(data_by_name, iterations=10, load=0.5):
@@ -60,7 +60,7 @@ def test_each_process_gets_its_share_and_only_the_first_measures_memory(tmp_path
 
 
 def test_a_process_times_only_after_all_are_ready_and_the_one_before_is_done(tmp_path):
-    from copysuite.bench.turns import Turn
+    from benchmarks.turns import Turn
 
     first, second = Turn(tmp_path, 0, 2), Turn(tmp_path, 1, 2)
     with pytest.raises(TimeoutError, match=r"missing \['ready1'\]"):
@@ -75,9 +75,9 @@ def test_a_failed_process_stops_the_others_waiting_for_their_turn(tmp_path):
     import sys
     import time
 
-    from copysuite.bench.run import run_processes
+    from benchmarks.run import run_processes
 
-    waiter = [sys.executable, "-c", "from copysuite.bench.turns import Turn; Turn.from_env().wait()"]
+    waiter = [sys.executable, "-c", "from benchmarks.turns import Turn; Turn.from_env().wait()"]
     start = time.perf_counter()
     parts = run_processes([[sys.executable, "-c", "raise SystemExit(3)"], waiter], [tmp_path / "a", tmp_path / "b"],
                           tmp_path)
@@ -89,7 +89,7 @@ def test_a_benchmark_process_passes_its_turn_on_and_ends_with_pytests_exit_statu
     from unittest import mock
 
     from benchmarks import conftest
-    from copysuite.bench.turns import Turn
+    from benchmarks.turns import Turn
 
     config = SimpleNamespace(_copysuite_turn=Turn(tmp_path, 0, 2))
     conftest.pytest_sessionfinish(SimpleNamespace(config=config), 5)   # e.g. nothing collected

@@ -1,4 +1,4 @@
-"""Compiled, functionalized and exported executions (copysuite/executors.py): what runs is what is printed, a graph
+"""Compiled, functionalized and exported executions (copysuite/run/executions.py): what runs is what is printed, a graph
 break fails unless the entry declares it, why an execution cannot run is said, the transforms apply only where an
 entry names them, and a known divergence is a strict expected failure."""
 import dataclasses
@@ -12,16 +12,19 @@ import torch
 
 from packaging.version import Version
 
-from copysuite import bind, executors
-from copysuite.checks import REGISTRY
-from copysuite.conformance import expected_failure
-from copysuite.failures import ConformanceFailure
-from copysuite.plan import SelectionError, plan_cells
-from copysuite.programs import parse_program
-from copysuite.runner import execute, judge, reproduction
-from copysuite.divergences import Divergence
-from copysuite.specs import load_specs
-from strategies.cases import Case
+from copysuite.plan import bind
+from copysuite.run import executions as executors
+from copysuite.judge.checks import REGISTRY
+from copysuite.plugin.conformance import expected_failure
+from copysuite.judge.failures import ConformanceFailure
+from copysuite.plan.cells import SelectionError, plan_cells
+from copysuite.spec.programs import parse_program
+from copysuite.judge.judge import judge
+from copysuite.run.execute import execute
+from copysuite.run.reproduction import reproduction
+from copysuite.spec.divergences import Divergence
+from copysuite.spec.load import load_specs
+from copysuite.strategies.cases import Case
 
 ENTRIES = load_specs(checks=REGISTRY).entries
 COMPILED = "compile.eager"   # dynamo alone: the cheapest execution that compiles

@@ -1,37 +1,28 @@
-"""Fault injection: the conformance suite must fail under every fault of the catalog (copysuite.faults), on the check
+"""Fault injection: the conformance suite must fail under every fault of the catalog (tests.faults), on the check
 one would expect, and pass without it.
 
-Each fault runs the conformance cells of its spec entries in a session of its own (forked by copysuite.faults.driver,
-two at a time), with the fault applied by copysuite.faults.plugin; a control session covers the union of those
-entries with no fault. The verdicts go to results/faults.md, to the terminal summary (tests/selftest/conftest.py)
-and into every failure message. See docs/faults.md.
+Each fault runs the conformance cells of its spec entries in a session of its own (forked by tests.faults.driver,
+two at a time), with the fault applied by tests.faults.plugin; a control session covers the union of those
+entries with no fault. The verdicts go to the terminal summary (tests/selftest/conftest.py) and into every failure
+message; `python -m tests.faults report` writes them to docs/reports/faults.md.
 """
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from copysuite.checks import REGISTRY
-from copysuite.faults import campaign as fc
-from copysuite.faults.fault import CATALOG, by_name
-from copysuite.specs import load_specs, split_key
+from copysuite.judge.checks import REGISTRY
+from copysuite.spec.load import load_specs, split_key
+from tests.faults import campaign as fc
+from tests.faults.catalog import CATALOG, by_name
 
-TABLE_PATH = fc.ROOT / "results" / "faults.md"
 # The campaign runs in the setup of the first test that needs it, well past pytest.ini's per-test timeout.
 pytestmark = pytest.mark.timeout(900)
 
 
 @pytest.fixture(scope="module")
 def campaign(request, tmp_path_factory):
-    start = time.monotonic()
-    sessions, driver_cpu = fc.run(fc.planned(), tmp_path_factory.mktemp("faults"))
-    c = fc.Campaign(sessions=sessions, wall=time.monotonic() - start,
-                    cpu=driver_cpu + sum(s.cpu_seconds for s in sessions.values()))
-    text = fc.table(c)
-    TABLE_PATH.parent.mkdir(parents=True, exist_ok=True)
-    TABLE_PATH.write_text(text)
-    request.config.stash[fc.TABLE_KEY] = c.text = text
+    c = fc.campaign(tmp_path_factory.mktemp("faults"))
+    request.config.stash[fc.TABLE_KEY] = c.text
     return c
 
 
@@ -71,6 +62,8 @@ def test_control_sessions_are_clean(campaign):
 @pytest.mark.parametrize("name", [f.name for f in CATALOG])
 def test_fault_is_caught(campaign, name):
     fault = by_name(name)
+    if fault.skip_reason():
+        pytest.skip(f"{name}: {fault.skip_reason()}")
     session = campaign.sessions[name]
     assert session.cells, f"{name}: the session produced no outcome JSON (exit {session.returncode}):\n{session.log}"
     control = fc.control_for(campaign.sessions, fault)
@@ -88,15 +81,10 @@ def test_harness_does_not_call_the_patched_attributes(campaign, name):
     """The harness captures its instruments at import; a fault may reach it only where the catalog says why that
     is harmless (Fault.harness_contact)."""
     fault = by_name(name)
+    if fault.skip_reason():
+        pytest.skip(f"{name}: {fault.skip_reason()}")
     contacts = campaign.sessions[name].contacts
     assert contacts is not None, f"{name}: the session wrote no audit, so nothing was checked"
     unexpected = sorted(set(contacts) - set(fault.harness_contact))
     assert not unexpected, (f"{name}: the harness itself called what the fault patches, from {unexpected} "
                             f"(calls per site: {campaign.sessions[name].contacts})")
-
-
-def test_fault_campaign_runtime(campaign):
-    """Budget: 120 s on this 2-core machine. Judged on CPU time (what an idle machine needs), since other jobs
-    may share the cores; the wall time, which they inflate, only has to stay within a generous bound."""
-    assert campaign.cpu / fc.WORKERS <= 120, f"{campaign.cpu:.0f} s CPU over {fc.WORKERS} cores\n{campaign.text}"
-    assert campaign.wall <= 400, f"the fault self-test took {campaign.wall:.0f} s wall\n{campaign.text}"

@@ -8,9 +8,9 @@ import sys
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
-from copysuite.executors import EXECUTORS
-from copysuite.faults import compile_faults
-from copysuite.faults.fault import CATALOG
+from copysuite.run.executions import EXECUTORS
+from tests.faults.topics import compiled as compile_faults
+from tests.faults.fault import CATALOG
 from copysuite.fuzz import (
     command,
     differential,

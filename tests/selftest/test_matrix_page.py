@@ -1,4 +1,4 @@
-"""The matrix page (copysuite/matrix_html.py, matrix_page.js) on hand-made outcome files: the data it carries, and
+"""The matrix page (copysuite/report/matrix_page.py, matrix_page.js) on hand-made outcome files: the data it carries, and
 what a real headless Chromium makes of it: the rows that differ, among the columns the address selects, and the
 columns it hides. The browser checks skip, saying so, where no Chromium is on PATH (`apt-get install chromium`)."""
 import json
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from copysuite import browser, matrix
+from copysuite.report import browser, matrix_command
 from tests.selftest.test_reports import ASARRAY, HELD, cell, doc, mismatch, write
 
 needs_chromium = pytest.mark.skipif(browser.find() is None, reason="no Chromium on PATH (apt-get install chromium)")
@@ -28,7 +28,7 @@ def page(tmp_path):
     failing = cell(ASARRAY, "requires_grad", "failed", failure=mismatch(False, True))
     write(tmp_path, "b.json", doc("2.12.1", [HELD[0], failing, *detach, compiled(HELD[0])]))
     path = tmp_path / "m.html"
-    assert matrix.main([str(tmp_path), "--html", str(path)]) == 0
+    assert matrix_command.main([str(tmp_path), "--html", str(path)]) == 0
     return path
 
 
@@ -79,3 +79,18 @@ def test_the_address_selects_columns_and_the_rows_differ_among_them(page):
     assert hidden_columns(dom) == {"3", "5"}   # the two eager columns (after entry and check)
     one_release = browser.dom(page, "release=2.12.1")
     assert count(one_release, "by-release") == "0, among the columns shown"
+
+
+@needs_chromium
+def test_a_release_in_the_address_ticks_each_of_its_numpy_groups(page):
+    """A release run with both NumPy majors has a column group each; the address names the release, and the example
+    address printed on the page names the page's own last two releases."""
+    folder = page.parent
+    write(folder, "c.json", {**doc("2.12.1", [HELD[0]]), "numpy": "1.26.4"})
+    assert matrix_command.main([str(folder), "--html", str(page)]) == 0
+    assert "#release=2.10.0,2.12.1&amp;execution=eager" in page.read_text()
+    releases = {c["release"] for c in data(page)["columns"]}
+    assert {"2.12.1 numpy 1", "2.12.1 numpy 2"} <= releases
+    dom = browser.dom(page, "release=2.12.1")
+    shown = [c for c, hidden in zip(data(page)["columns"], range(3, 99)) if str(hidden) not in hidden_columns(dom)]
+    assert {c["release"] for c in shown} == {"2.12.1 numpy 1", "2.12.1 numpy 2"}

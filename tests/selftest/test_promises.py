@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from copysuite.checks import REGISTRY
-from copysuite.specs import load_specs
+from copysuite.judge.checks import REGISTRY
+from copysuite.spec.load import load_specs
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "promises.md"
 PAIR = re.compile(r"`([^`]+)` / ((?:`[^`]+`(?:, )?)+)")   # `entry` / `check`, `check` ...

@@ -1,10 +1,10 @@
-"""copysuite/quick_exit.py: an xdist worker runs its exit handlers at unconfigure and then ends without the
+"""copysuite/speed/quick_exit.py: an xdist worker runs its exit handlers at unconfigure and then ends without the
 interpreter's teardown; the controller and a run without xdist are left alone. (That a worker which dies early is
 still a named casualty is tests/selftest/test_robustness.py's run under xdist.)"""
 from types import SimpleNamespace
 from unittest import mock
 
-from copysuite import quick_exit
+from copysuite.speed import quick_exit
 
 
 def test_a_worker_runs_its_exit_handlers_then_ends_at_once_and_nothing_else_does(monkeypatch):

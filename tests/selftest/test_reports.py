@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from copysuite import gate, matrix
-from copysuite.declared import summarize
-from copysuite.failures import FAILURE_KINDS
-from copysuite.outcome_format import FORMAT, SCHEMA
-from copysuite.specs import load_specs
+from copysuite.report import gate, matrix, matrix_command
+from copysuite.spec.declared import summarize
+from copysuite.judge.failures import FAILURE_KINDS
+from copysuite.outcome.format import FORMAT, SCHEMA
+from copysuite.spec.load import load_specs
 
 SPEC_ENTRIES = summarize(load_specs().entries)  # the real specs' declarations (torch-free)
 ASARRAY = "torch.asarray:copy_none"
@@ -125,7 +125,7 @@ def test_matrix_cells_and_totals(tmp_path):
     write(tmp_path, "b.json", doc("2.12.1", [HELD[0], cell(ASARRAY, "requires_grad", "failed",
                                                            failure=mismatch(False, True))]))
     md = tmp_path / "m.md"   # the HTML page: test_matrix_page.py
-    assert matrix.main([str(tmp_path), "--markdown", str(md)]) == 0
+    assert matrix_command.main([str(tmp_path), "--markdown", str(md)]) == 0
     text = md.read_text()
     assert f"| {ASARRAY} | requires_grad | ✓ | ✗ |" in text
     assert "| failed | 0 | 1 |" in text and "Rows whose outcome differs between columns (1)" in text
@@ -141,7 +141,7 @@ def test_numpy_is_a_factor_of_a_release_only_where_both_majors_ran(tmp_path):
     runs = matrix.load_runs([tmp_path])
     assert [matrix.release(r) for r in runs] == ["2.12.1", "2.13.0 numpy 1", "2.13.0 numpy 2"]
     md, page = tmp_path / "m.md", tmp_path / "m.html"
-    assert matrix.main([str(tmp_path), "--markdown", str(md), "--html", str(page)]) == 0
+    assert matrix_command.main([str(tmp_path), "--markdown", str(md), "--html", str(page)]) == 0
     assert f"| {ASARRAY} | requires_grad | ✓ | ✗ | ✓ |" in md.read_text()
     assert 'data-axis="release" value="2.13.0 numpy 1"' in page.read_text()
 
@@ -169,8 +169,8 @@ def test_report_tools_run_without_torch(tmp_path, command):
 
 
 def test_the_change_log_lists_a_backends_device_from_the_release_that_supports_it(tmp_path):
-    """strategies.space.BACKEND_DEVICES (inductor on meta from 2.8) is a declared change, at that release."""
-    from copysuite.changelog import main
+    """copysuite.strategies.space.BACKEND_DEVICES (inductor on meta from 2.8) is a declared change, at that release."""
+    from copysuite.report.changelog import main
     main(["--output", str(tmp_path / "c.md")])
     section = (tmp_path / "c.md").read_text().split("## torch 2.8")[1].split("\n## torch")[0]
     line = next(line for line in section.splitlines() if "`compile.inductor.dynamic` on `meta`" in line)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.timeout(900)  # two whole pytest runs in subprocesses, on a possibly busy machine
-
 from copysuite.plugin import CELLS
+
+pytestmark = pytest.mark.timeout(900)  # two whole pytest runs in subprocesses, on a possibly busy machine
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAOS = {"new_tensor": "raise", "tolist": "hang", "numpy": "crash"}
@@ -22,7 +22,7 @@ SURVIVORS = ("detach", "data")
 
 
 def node_ids(entry, limit=None):
-    ids = [f"tests/test_conformance.py::test_invariant[{c.id}]" for c in CELLS if c.entry.id == entry
+    ids = [f"tests/test_conformance.py::test_check[{c.id}]" for c in CELLS if c.entry.id == entry
            and c.device == "cpu"]
     return ids[:limit]
 
@@ -36,7 +36,7 @@ def run(tmp_path, name, chaos, ids, workers):
     # --spec-entry: each of its processes plans and collects only these entries' cells, not the whole suite's
     entries = [f"--spec-entry={e}" for e in (*SURVIVORS, *CHAOS)]
     # --assert=plain: conformance cells only (no assert statements), in up to four processes that would each
-    # rewrite the plugin packages' modules (copysuite.run)
+    # rewrite the plugin packages' modules (copysuite.plugin.command)
     cmd = [sys.executable, "-m", "pytest", "-q", "--assert=plain", *(["-n", str(workers)] if workers else ["-p", "no:xdist"]),
            "-p", "tests.selftest.chaos_plugin", "--execution", "eager", *entries, "--outcome-json", str(out), *ids]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)

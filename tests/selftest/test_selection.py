@@ -1,14 +1,14 @@
-"""Selecting cells with --spec-entry / --invariant / --device: exact, and a selection that names nothing is a usage
+"""Selecting cells with --spec-entry / --check / --device: exact, and a selection that names nothing is a usage
 error (pytest exit 4) with the reason, never a crash or an empty run."""
 import json
 
 import pytest
 
-from copysuite.checks import REGISTRY
-from copysuite.plan import SelectionError, plan_cells
-from copysuite.run import main as copysuite_run
-from copysuite.specs import load_specs
-from strategies.devices import device_skip_reason
+from copysuite.judge.checks import REGISTRY
+from copysuite.plan.cells import SelectionError, plan_cells
+from copysuite.plugin.command import main as copysuite_run
+from copysuite.spec.load import load_specs
+from copysuite.strategies.devices import device_skip_reason
 
 ENTRIES = load_specs(checks=REGISTRY).entries
 
@@ -41,7 +41,7 @@ def test_a_selection_that_names_nothing_is_refused(selection, message):
 
 def test_the_refusal_is_a_usage_error_in_a_pytest_session(capsys):
     """(A session run in this process: `python -m copysuite run` is this call.)"""
-    code = copysuite_run(["--co", "-q", "-p", "no:xdist", "--invariant", "shares_storag"])
+    code = copysuite_run(["--co", "-q", "-p", "no:xdist", "--check", "shares_storag"])
     err = capsys.readouterr().err
     assert code == 4 and "no check 'shares_storag'" in err, err
 
@@ -51,14 +51,14 @@ def test_cells_that_cannot_run_here_are_listed_not_collected(tmp_path, capsys):
     together with the cells of the same (entry, check) that ran, and the summary counts them. (A session run in this
     process: `python -m copysuite run` is this call.)"""
     out = tmp_path / "outcome.json"
-    code = copysuite_run(["-q", "-p", "no:xdist", "--spec-entry", "clone", "--invariant", "shares_storage",
+    code = copysuite_run(["-q", "-p", "no:xdist", "--spec-entry", "clone", "--check", "shares_storage",
                           "--outcome-json", str(out)])
     stdout = capsys.readouterr().out
     assert code == 0, stdout
     cells = {c["id"]: c for c in json.loads(out.read_text())["cells"]}
     assert set(cells) == {f"clone-shares_storage-{d}-eager" for d in ("cpu", "meta", "cuda", "mps")}
     # and every cell of the selection whose entry cannot run here at all
-    code = copysuite_run(["-q", "-p", "no:xdist", "-k", "clone-shares_storage-cpu-eager", "--invariant", "shares_storage",
+    code = copysuite_run(["-q", "-p", "no:xdist", "-k", "clone-shares_storage-cpu-eager", "--check", "shares_storage",
                           "--outcome-json", str(out)])
     listed = {c["id"] for c in json.loads(out.read_text())["cells"]}
     capsys.readouterr()

@@ -1,16 +1,16 @@
-"""Judging every check of an entry on one execution (copysuite.runner.judge_all) is sound: the checks that share an
+"""Judging every check of an entry on one execution (copysuite.judge.judge.judge_all) is sound: the checks that share an
 execution (`disturbs` False) change nothing another check can see, and every spec entry's checks observe the same
 values on a shared execution as each on a fresh one of its own."""
 import dataclasses
 
 import pytest
 
-from copysuite.checks import REGISTRY
-from copysuite.faults.fault import by_name
-from copysuite.explore import explore, group_key
-from copysuite.plan import plan_cells
-from copysuite.runner import execute
-from copysuite.specs import load_specs
+from copysuite.judge.checks import REGISTRY
+from tests.faults.catalog import by_name
+from copysuite.judge.explore import explore, group_key
+from copysuite.plan.cells import plan_cells
+from copysuite.run.execute import execute
+from copysuite.spec.load import load_specs
 
 # eager: how looks share an execution does not depend on how the program ran (and each compiled case compiles)
 CELLS = [c for c in plan_cells(load_specs(checks=REGISTRY).entries, REGISTRY, devices=["cpu"], executions=["eager"])

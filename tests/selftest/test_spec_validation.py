@@ -3,12 +3,12 @@ from pathlib import Path
 
 import pytest
 
-from copysuite import bind
-from copysuite.checks import REGISTRY
-from copysuite.plan import plan_cells
-from copysuite.run import main as copysuite_run
-from strategies.space import EXECUTIONS
-from copysuite.specs import SPEC_DIR, SPEC_SCHEMA, SpecError, load_specs
+from copysuite.plan import bind
+from copysuite.judge.checks import REGISTRY
+from copysuite.plan.cells import plan_cells
+from copysuite.plugin.command import main as copysuite_run
+from copysuite.strategies.space import EXECUTIONS
+from copysuite.spec.load import SPEC_DIR, SPEC_SCHEMA, SpecError, load_specs
 
 GOOD = """
 entries:
@@ -43,7 +43,7 @@ MALFORMED = {
     "empty_file": ("", None, None, "empty spec file"),
     "not_a_mapping": ("- 1\n- 2\n", None, None, "a spec file is a mapping"),
     "unknown_top_key": ("entries: [{id: op, call: source}]\nextra: 1\n", None, None, "unknown key"),
-    "unknown_invariant": (GOOD.replace("shares_storage", "shares_memory"), "op", "expect", "unknown invariant"),
+    "unknown_check": (GOOD.replace("shares_storage", "shares_memory"), "op", "expect", "unknown check"),
     "unknown_entry_key": (GOOD + "    colour: red\n", "op", None, "unknown key"),
     "id_with_a_dash": (GOOD.replace("{id}", "clone-fast"), "clone-fast", "id", "does not match"),
     "wrong_type": (GOOD.replace("false}", "[1, 2]}"), "op", "expect.shares_storage",
@@ -208,7 +208,7 @@ def test_schema_knows_exactly_the_registered_checks():
 
 
 def test_schema_knows_exactly_the_executions():
-    """The `executions` of `applies` and the non-eager ones a divergence names are strategies.space.EXECUTIONS."""
+    """The `executions` of `applies` and the non-eager ones a divergence names are copysuite.strategies.space.EXECUTIONS."""
     defs = SPEC_SCHEMA["$defs"]
     found = [tuple(node["items"]["enum"]) for node in _find(defs, "executions")]
     assert found and all(set(e) <= set(EXECUTIONS) for e in found), found
@@ -243,18 +243,19 @@ def test_bad_spec_stops_collection(tmp_path, capsys):
 
 
 def test_the_spec_format_doc_names_every_check_and_placement():
-    text = (Path(__file__).resolve().parents[2] / "docs" / "spec-format.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "writing-specs.md").read_text()
     missing = [name for name in REGISTRY if f"`{name}`" not in text]
-    assert not missing, f"docs/spec-format.md does not describe {missing}"
+    assert not missing, f"docs/writing-specs.md does not describe {missing}"
 
 
 def test_a_text_the_xdist_controller_validated_is_not_validated_again(tmp_path, monkeypatch):
-    """The controller hands the digests of the texts it validated to each worker (plugin.pytest_configure_node);
+    """The controller hands the digests of the texts it validated to each worker (copysuite.speed.hooks.pytest_configure_node);
     a worker validates only a text whose digest it was not given."""
     from types import SimpleNamespace
     from unittest import mock
 
-    from copysuite import plugin, specs
+    from copysuite.speed import hooks as plugin
+    from copysuite.spec import load as specs
 
     (tmp_path / "a.yaml").write_text(GOOD.replace("{id}", "op"))
     monkeypatch.setattr(specs, "VALID", set())

@@ -1,4 +1,4 @@
-"""The speed gate's judgement (copysuite.bench.ab.judge) on made-up timings: paired ratios, a t interval over the
+"""The speed gate's judgement (benchmarks.ab.judge) on made-up timings: paired ratios, a t interval over the
 pairs, a regression only when the whole interval is above the threshold; a drift of the host that moves both
 processes of a pair alike cancels out, and so does one that moves while a pair is timed (collect asks the two
 processes in turn, op by op)."""
@@ -6,11 +6,11 @@ from unittest import mock
 
 import numpy as np
 
-from copysuite.bench.ab import SUITE, collect, gate, judge, judge_suite, markdown
+from benchmarks.ab import SUITE, collect, gate, judge, judge_suite, markdown
 
 
 class FakeWorker:
-    """A stand-in for copysuite.bench.ab.Worker serving the timings `run(python, env, args)` gives its process."""
+    """A stand-in for benchmarks.ab.Worker serving the timings `run(python, env, args)` gives its process."""
 
     def __init__(self, timings):
         self.timings, self.ops = timings, list(timings)
@@ -65,7 +65,7 @@ def test_only_the_candidates_processes_get_the_candidate_env():
     loop variable once shadowed `env`, so from the second pair on the base was injected too and 1.5x passed)."""
     seen = []
     fake = lambda python, env, args: seen.append((python, dict(env))) or {"op": [1.0]}
-    with mock.patch("copysuite.bench.ab.start_worker", workers(fake)):
+    with mock.patch("benchmarks.ab.start_worker", workers(fake)):
         collect("A", "B", 4, [], env={"FIXED": "1"}, candidate_env={"SLOW": "1.1"}, log=lambda *_: None)
     assert [p for p, _ in seen] == ["A", "B", "B", "A", "A", "B", "B", "A"]
     assert all(env == ({"FIXED": "1"} if p == "A" else {"FIXED": "1", "SLOW": "1.1"}) for p, env in seen), seen
@@ -74,7 +74,7 @@ def test_only_the_candidates_processes_get_the_candidate_env():
 def test_the_timed_spec_ops_leave_out_programs_that_write_a_file():
     """Programs that name tmp_file (torch.load(mmap=True)) would time the file system and leave a file per bind."""
     from benchmarks.spec_ops import load_spec_ops
-    from copysuite.specs import load_specs
+    from copysuite.spec.load import load_specs
 
     assert any(e.program.tmp_file for e in load_specs().entries)
     ops = load_spec_ops()
@@ -99,7 +99,7 @@ def fake_workers(factor_of, burst_op=None):
 
 def test_an_op_flagged_by_a_burst_of_the_host_is_retimed_alone_and_passes():
     run, calls = fake_workers({"clone@2^20": 1.0, "view@2^10": 1.0}, burst_op="clone@2^20")
-    with mock.patch("copysuite.bench.ab.start_worker", workers(run)):
+    with mock.patch("benchmarks.ab.start_worker", workers(run)):
         first, suite, retimed, regressions = gate("A", "B", 4, [], threshold=1.05, log=lambda *_: None)
     assert [v.op for v in first if v.regression] == ["clone@2^20"], first
     assert [v.op for v in retimed] == ["clone@2^20"] and not retimed[0].regression, retimed
@@ -109,7 +109,7 @@ def test_an_op_flagged_by_a_burst_of_the_host_is_retimed_alone_and_passes():
 
 def test_a_real_slowdown_is_flagged_again_when_retimed_and_fails():
     run, calls = fake_workers({"clone@2^20": 1.10, "view@2^10": 1.0})
-    with mock.patch("copysuite.bench.ab.start_worker", workers(run)):
+    with mock.patch("benchmarks.ab.start_worker", workers(run)):
         first, suite, retimed, regressions = gate("A", "B", 4, [], threshold=1.05, log=lambda *_: None)
     assert [v.op for v in regressions] == ["clone@2^20"] and regressions[0] is retimed[0], (first, retimed)
     text = markdown(first, 1.05, "# gate", retimed, regressions)
@@ -118,7 +118,7 @@ def test_a_real_slowdown_is_flagged_again_when_retimed_and_fails():
 
 def test_without_retiming_the_first_pairs_decide():
     run, calls = fake_workers({"clone@2^20": 1.0, "view@2^10": 1.0}, burst_op="clone@2^20")
-    with mock.patch("copysuite.bench.ab.start_worker", workers(run)):
+    with mock.patch("benchmarks.ab.start_worker", workers(run)):
         _, suite, retimed, regressions = gate("A", "B", 4, [], threshold=1.05, retime=False, log=lambda *_: None)
     assert retimed == [] and [v.op for v in regressions] == ["clone@2^20"] and len(calls) == 8
 
@@ -150,7 +150,7 @@ def test_a_drift_while_a_pair_is_timed_cancels_because_the_processes_take_turns_
             clocks.append([])
         started.append(python)
         return DriftingWorker(ops, clocks[-1])
-    with mock.patch("copysuite.bench.ab.start_worker", start):
+    with mock.patch("benchmarks.ab.start_worker", start):
         verdicts = judge(collect("A", "B", 4, [], log=lambda *_: None), threshold=1.05)
     assert len(verdicts) == 20 and not any(v.regression for v in verdicts), verdicts
     assert all(0.97 < v.ratio < 1.03 for v in verdicts), verdicts
@@ -184,7 +184,7 @@ def test_a_few_ops_are_no_suite():
 def test_the_gate_fails_on_every_op_slower_and_the_report_says_so():
     """No op flagged twice, yet the gate fails: the suite's verdict is a regression of its own."""
     pairs = iter(ops_apart(1.10) + ops_apart(1.0, seed=4))
-    with mock.patch("copysuite.bench.ab.collect", lambda *a, **k: [next(pairs) for _ in range(6)]):
+    with mock.patch("benchmarks.ab.collect", lambda *a, **k: [next(pairs) for _ in range(6)]):
         first, suite, retimed, regressions = gate("A", "B", 6, [], threshold=1.05, log=lambda *_: None)
     assert regressions[0] is suite and suite.regression, suite
     text = markdown(first, 1.05, "# gate", retimed, regressions, suite)

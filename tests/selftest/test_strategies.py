@@ -2,11 +2,11 @@
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 
-from copysuite.checks.attributes import normalized_strides
-from strategies.cases import cases
-from strategies.corners import corner_cases
-from strategies.dtypes import available_dtypes
-from strategies.space import BITS, DTYPE_GROUPS, GRAD_KINDS, KINDS, MODES, PLACEMENTS
+from copysuite.judge.checks.attributes import normalized_strides
+from copysuite.strategies.cases import cases
+from copysuite.strategies.corners import corner_cases
+from copysuite.strategies.dtypes import available_dtypes
+from copysuite.strategies.space import BITS, DTYPE_GROUPS, GRAD_KINDS, KINDS, MODES, PLACEMENTS
 
 ALL = dict(dtypes=available_dtypes(), kinds=KINDS, placements=PLACEMENTS, modes=MODES, device="cpu", bits=BITS)
 SHRINK = settings(max_examples=2000, database=None, suppress_health_check=list(HealthCheck))

@@ -1,10 +1,10 @@
-"""copysuite.watchdog: pytest-timeout's thread method with one timer thread per process (test_robustness.py shows a
+"""copysuite.speed.watchdog: pytest-timeout's thread method with one timer thread per process (test_robustness.py shows a
 hanging op still ends its worker and is named a casualty)."""
 import threading
 import time
 from types import SimpleNamespace
 
-from copysuite.watchdog import Watchdog
+from copysuite.speed.watchdog import Watchdog
 
 
 def limit(seconds):

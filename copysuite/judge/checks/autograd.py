@@ -1,0 +1,129 @@
+"""Checks on autograd: view tracking, what autograd sees of a write, requires_grad, is_leaf, grad_fn, retained and
+accumulated gradients, and the gradient that reaches the input."""
+from __future__ import annotations
+
+import torch
+
+from copysuite.run import probes, storage
+from copysuite.judge.checks.base import BOOLEAN, Observed, check, one_of, text_or_null
+from copysuite.strategies.space import GRAD_KINDS
+
+# Captured before any test can patch torch (see copysuite/run/storage.py).
+_is_view = torch.Tensor._is_view
+_autograd_grad = torch.autograd.grad
+_backward = torch.Tensor.backward
+_ones_like = torch.ones_like
+_mul = torch.Tensor.mul
+_sum = torch.Tensor.sum
+_real = torch.real
+
+LEAF_GRAD_KINDS = ("leaf_requires_grad", "parameter")
+
+
+def _real_loss(t):
+    s = _sum(t)
+    return _real(s) if s.is_complex() else s
+
+
+def _grad_fn_name(t):
+    fn = getattr(t, "grad_fn", None)
+    return None if fn is None else type(fn).__name__  # what repr(tensor) prints, e.g. CloneBackward0
+
+
+def _grad_reaches(expected, observed) -> bool:
+    """`reaches` stands for either kind of gradient that gets through: ones or partial."""
+    return observed in ("ones", "partial") if expected == "reaches" else expected == observed
+
+
+@check("autograd_view", accepts=BOOLEAN)
+def autograd_view(ex):
+    """Autograd records the result as a view of the input (`result._base` is the input or the input's base)."""
+    r, src = ex.result, ex.subject
+    if r is src:
+        return Observed(False, "the result is the input itself")
+    if not isinstance(r, torch.Tensor) or not _is_view(r):
+        return Observed(False, "result._is_view() is False" if isinstance(r, torch.Tensor) else "result is not a tensor")
+    ok = r._base is (src._base if _is_view(src) else src)
+    return Observed(ok, f"result._base is {'the input' + chr(39) + 's base' if ok else 'some other tensor'}")
+
+
+@check("backward_sees_write", accepts=BOOLEAN, kinds=GRAD_KINDS, needs_data=True, disturbs=True)
+def backward_sees_write(ex):
+    """After an in-place write to the result, backward through a graph that saved the input (built just before the
+    write) raises the "modified by an inplace operation" error: autograd saw the write. Any other error is an
+    observation that failed, not a "no"."""
+    loss = _real_loss(_mul(ex.subject, ex.subject))  # mul saves the input for backward
+    how = probes.write_into(ex.result)
+    if how is None:
+        return Observed(False, "nothing to write")
+    try:
+        _backward(loss)
+    except RuntimeError as exc:
+        if "modified by an inplace operation" not in str(exc):
+            raise
+        return Observed(True, f"wrote {how}; backward raised: {exc}")
+    return Observed(False, f"wrote {how}; backward ran without error")
+
+
+@check("requires_grad", accepts=BOOLEAN)
+def requires_grad(ex):
+    """result.requires_grad."""
+    return Observed(bool(getattr(ex.result, "requires_grad", False)))
+
+
+@check("is_leaf", accepts=BOOLEAN)
+def is_leaf(ex):
+    """result.is_leaf."""
+    return Observed(ex.result.is_leaf, f"grad_fn={ex.result.grad_fn}")
+
+
+COMPILED_GRAD_FN = ("a compiled graph's outputs have its own backward node (AOTAutograd's CompiledFunction, "
+                    "https://github.com/pytorch/pytorch/blob/main/torch/_functorch/_aot_autograd/runtime_wrappers.py),"
+                    " never eager's op-named node; requires_grad and is_leaf judge whether there is one")
+
+
+@check("grad_fn", accepts=text_or_null, symbols={"same": lambda ex: _grad_fn_name(ex.subject)},
+       eager_only=COMPILED_GRAD_FN)
+def grad_fn(ex):
+    """The name of result.grad_fn's node (null when it has none)."""
+    return Observed(_grad_fn_name(ex.result))
+
+
+@check("retains_grad", accepts=BOOLEAN)
+def retains_grad(ex):
+    """result.retains_grad: backward will populate .grad on this (non-leaf) tensor."""
+    return Observed(bool(getattr(ex.result, "retains_grad", False)))
+
+
+@check("grad_to_source", accepts=one_of("none", "ones", "partial", "reaches"), agrees=_grad_reaches,
+       kinds=GRAD_KINDS, needs_data=True, disturbs=True)
+def grad_to_source(ex):
+    """Backpropagating ones from the result reaches the input: none, ones (identity-like), or partial (some
+    elements, or some more than once). A spec may say `reaches` for "ones or partial"."""
+    r = ex.result
+    if not isinstance(r, torch.Tensor) or not r.requires_grad:
+        return Observed("none", "result does not require grad")
+    if r is not ex.subject and r.grad_fn is None:
+        return Observed("none", "result requires grad but has no grad_fn (made outside grad mode)")
+    (g,) = _autograd_grad(r, ex.subject, grad_outputs=_ones_like(r), allow_unused=True)
+    if g is None:
+        return Observed("none", "autograd.grad returned None for the input")
+    ones = storage.values_equal(storage.host_copy(g), storage.full_like_values(g, 1))
+    return Observed("ones" if ones else "partial")
+
+
+@check("grad_accumulates", accepts=one_of("accumulates", "none", "overwrites"), kinds=LEAF_GRAD_KINDS,
+       needs_data=True, disturbs=True)
+def grad_accumulates(ex):
+    """Two backward calls through the result add their gradients into the input's .grad."""
+    r = ex.result
+    if not isinstance(r, torch.Tensor) or not r.requires_grad:
+        return Observed("none", "result does not require grad")
+    loss = _real_loss(r)
+    _backward(loss, retain_graph=True)
+    if ex.subject.grad is None:
+        return Observed("none", "input.grad is None after backward")
+    first = storage.host_copy(ex.subject.grad)
+    _backward(loss)
+    second = storage.host_copy(ex.subject.grad)
+    return Observed("accumulates" if storage.values_equal(second, storage.host_copy(first * 2)) else "overwrites")

@@ -1,0 +1,168 @@
+"""Checks on memory and identity: what the result is, whether it is or shares the input, whether writes reach the
+input, whether the call changed the input, and whether the values are the input's."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from copysuite.run import probes, storage
+from copysuite.judge.checks.base import BOOLEAN, Observed, check, one_of
+from copysuite.strategies.space import KINDS, dtype_class
+
+NOT_INFERENCE = tuple(k for k in KINDS if k != "inference")
+
+
+@check("result_type", accepts=one_of("tensor", "parameter", "ndarray", "list", "scalar", "storage", "none"))
+def result_type(ex):
+    """What kind of object the op returns (`storage`: a torch.UntypedStorage or a TypedStorage)."""
+    r = ex.result
+    if isinstance(r, storage.STORAGE_TYPES):
+        return Observed("storage", type(r).__name__)
+    if isinstance(r, torch.nn.Parameter):
+        return Observed("parameter")
+    if isinstance(r, torch.Tensor):
+        return Observed("tensor")
+    if isinstance(r, np.ndarray):
+        return Observed("ndarray")
+    if isinstance(r, list):
+        return Observed("list")
+    if r is None:
+        return Observed("none")
+    return Observed("scalar", type(r).__name__)
+
+
+PYTHON_TYPE_OF_CLASS = {"bool": "bool", "integer": "int", "float": "float", "float8": "float", "complex": "complex"}
+
+
+def _python_type_of(dtype) -> str:
+    """The Python number type a tensor of `dtype` converts its elements to (Tensor.item: "a standard Python number")."""
+    return PYTHON_TYPE_OF_CLASS[dtype_class(str(dtype).replace("torch.", ""))]
+
+
+def _python_types(r) -> str:
+    """The Python type of a scalar result; for a (nested) list, of its elements ("none" when it holds none), the
+    names joined by `|` when they differ."""
+    if not isinstance(r, list):
+        return type(r).__name__
+    names, stack = set(), [r]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(x)
+        else:
+            names.add(type(x).__name__)
+    return "|".join(sorted(names)) or "none"
+
+
+@check("python_type", accepts=one_of("bool", "int", "float", "complex", "str", "none"),
+       symbols={"of_dtype": lambda ex: _python_type_of(ex.subject.dtype)})
+def python_type(ex):
+    """The Python type of a scalar result, or of every element of a list result (`of_dtype`: bool, int, float or
+    complex, as the input's dtype converts; `str`: a string, such as Tensor.type()'s name; `none`: a list with no
+    elements)."""
+    return Observed(_python_types(ex.result))
+
+
+def _key_text(value):
+    return None if isinstance(value, str) else f"takes the keys as one text, joined by ', ', got {value!r}"
+
+
+@check("keys", accepts=_key_text)
+def keys(ex):
+    """The keys of a dict result (a state_dict), in order, joined by ', ' (`''`: no keys)."""
+    r = ex.result
+    if not isinstance(r, dict):
+        return Observed(None, f"result is a {type(r).__name__}, not a dict")
+    return Observed(", ".join(map(str, r)))
+
+
+@check("same_object", accepts=BOOLEAN, judges_variables=True)
+def same_object(ex):
+    """The result is the input object itself (`result is source`)."""
+    same = ex.result is ex.subject
+    return Observed(same, "result is the input object" if same else
+                    f"result is another {type(ex.result).__name__} object; {storage.relation(ex.subject, ex.result)}")
+
+
+@check("shares_storage", accepts=BOOLEAN, judges_variables=True)
+def shares_storage(ex):
+    """The result lives in the input's storage (same storage object, or overlapping memory)."""
+    return Observed(storage.shares_storage(ex.subject, ex.result), storage.relation(ex.subject, ex.result))
+
+
+@check("same_storage", accepts=BOOLEAN)
+def same_storage(ex):
+    """The result is backed by exactly the input's whole storage: the same storage object, or the same bytes from
+    its first to its last (a storage result is judged as itself, a tensor or array as the storage it lives in)."""
+    return Observed(storage.same_storage(ex.subject, ex.result), storage.relation(ex.subject, ex.result))
+
+
+@check("is_set_to", accepts=BOOLEAN, needs_data=True)   # needs_data: no Meta kernel (NotImplementedError, 1.13-2.14)
+def is_set_to(ex):
+    """`result.is_set_to(input)`: torch says the result points to exactly the input's memory (the same storage, storage
+    offset, sizes and strides). Not judged on meta, where torch has no kernel for it."""
+    return Observed(*storage.set_to(ex.result, ex.subject))
+
+
+@check("writes_through", accepts=BOOLEAN, needs_data=True, disturbs=True, judges_variables=True)
+def writes_through(ex):
+    """Overwriting the result in place changes the input's values (compared just before and after that write, so
+    a program that itself writes its inputs is judged by the result's write alone)."""
+    values = storage.value_bytes(ex.subject)
+    how = probes.write_into(ex.result)
+    if how is None:
+        return Observed(False, "nothing to write (not a tensor or array, or not writable)")
+    changed = storage.value_bytes(ex.subject) != values
+    return Observed(changed, f"wrote {how}; input {'changed' if changed else 'unchanged'}")
+
+
+@check("shares_version_counter", accepts=BOOLEAN, kinds=NOT_INFERENCE, needs_data=True, disturbs=True,
+       judges_variables=True)
+def shares_version_counter(ex):
+    """An in-place write to the result bumps the input's version counter (`_version`)."""
+    v0 = ex.subject._version
+    how = probes.write_into(ex.result)
+    if how is None:
+        return Observed(False, "nothing to write (no elements, or not a tensor)")
+    return Observed(ex.subject._version != v0, f"wrote {how}; input._version {v0} -> {ex.subject._version}")
+
+
+@check("version_bumped", accepts=BOOLEAN, kinds=NOT_INFERENCE)
+def version_bumped(ex):
+    """The program moved the input's version counter (`_version`): autograd would see that it was written, however
+    the write reached it (through an alias, a view, a compiled graph). By how much is not judged."""
+    before, after = ex.before.get("version"), ex.subject._version
+    return Observed(after != before, f"input._version {before} -> {after}")
+
+
+@check("source_untouched", accepts=BOOLEAN)
+def source_untouched(ex):
+    """The op leaves the input as it was: values, requires_grad, is_leaf, grad, version, bits, shape."""
+    changes = probes.changes(ex.before, ex.subject)
+    return Observed(not changes, "; ".join(changes) or "nothing changed")
+
+
+@check("sparse_untouched", accepts=BOOLEAN, needs_data=True)
+def sparse_untouched(ex):
+    """The judged sparse COO input keeps its shape, its number of specified elements, its indices and its values (exact
+    bytes) as they were before the program; its version counter is not compared (`version_bumped` judges it)."""
+    if "nnz" not in ex.before:
+        raise TypeError(f"the judged input is not a sparse COO tensor (layout {ex.before.get('layout', 'strided')})")
+    after = probes.snapshot(ex.subject)
+    changed = [f"{k}: {ex.before[k]!r} -> {after[k]!r}" for k in probes.SPARSE_KEYS if ex.before[k] != after[k]]
+    return Observed(not changed, "; ".join(changed) or "shape, indices and values as they were")
+
+
+@check("values_equal", accepts=one_of(True), needs_data=True)
+def values_equal(ex):
+    """The result holds exactly the input's values in the same order (converted to the result's dtype), bit for
+    bit, so NaN equals the same NaN."""
+    r, src = ex.result, ex.before_values
+    if isinstance(r, (torch.Tensor, np.ndarray)):
+        got = storage.as_tensor_values(r, src.dtype)
+        want = storage.host_copy(src, got.dtype)
+    else:  # a (nested) list or a Python scalar
+        want = storage.host_copy(src)
+        got = storage.as_tensor_values(r, want.dtype)
+    got, want = storage.flat(got), storage.flat(want)  # the shape is the `shape` check's business
+    return Observed(storage.values_equal(got, want), f"result {storage.few(got)} vs input {storage.few(want)}")

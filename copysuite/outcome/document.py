@@ -1,0 +1,76 @@
+"""The outcome JSON document (copysuite/outcome/outcome.schema.json; docs/INTERPRETING.md explains each field): versions,
+devices, dtypes, the spec set that judged the run, the session's totals and every cell's outcome."""
+from __future__ import annotations
+
+import platform
+import subprocess
+from datetime import datetime, timezone
+
+import numpy as np
+import torch
+
+from copysuite.outcome.format import FORMAT
+from copysuite.spec import declared
+from copysuite.strategies.devices import device_skip_reason
+from copysuite.strategies.dtypes import available_dtypes, unavailable_dtypes
+from copysuite.strategies.space import DEVICES
+
+
+def spec_revision(spec_dir) -> dict | None:
+    """The git commit that last changed the spec files, and whether they have uncommitted changes; None outside
+    a git checkout (an installed package)."""
+    def git(*args):
+        return subprocess.run(["git", "-C", str(spec_dir), *args], capture_output=True, text=True, timeout=30,
+                              check=True).stdout.strip()
+    try:
+        return {"commit": git("log", "-1", "--format=%H", "--", "."),
+                "modified": bool(git("status", "--porcelain", "--", "."))}
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+_SPEC_SECTIONS: dict = {}
+
+
+def spec_section(spec_set, spec_dir) -> dict:
+    """The outcome's "specs": the spec set's digest, revision, files and declarations, the same for every session of
+    one spec set (a warm process that runs many sessions, the fault driver, works it out once: 0.07 s a session)."""
+    key = (spec_set.digest, str(spec_dir))
+    if key not in _SPEC_SECTIONS:
+        _SPEC_SECTIONS[key] = {"digest": spec_set.digest, "revision": spec_revision(spec_dir),
+                               "files": list(spec_set.files), "entries": declared.summarize(spec_set.entries)}
+    return _SPEC_SECTIONS[key]
+
+
+def session_totals(stats) -> dict:
+    """Totals over every test of the session (seed scenarios and self-tests included): pytest's own counts."""
+    def count(key):
+        return len(stats.get(key, []))
+    failed = [r.nodeid if getattr(r, "when", "collect") in ("call", "???") else f"{r.nodeid} ({r.when})"
+              for key in ("failed", "error") for r in stats.get(key, [])]
+    return {"passed": count("passed"), "failed": count("failed"), "skipped": count("skipped"),
+            "xfailed": count("xfailed"), "xpassed": count("xpassed"), "errors": count("error"),
+            "failed_tests": failed}
+
+
+def compile_totals(compiled: dict) -> dict:
+    return {entry: {ex: {**c, "compile_seconds": round(c["compile_seconds"], 2)} for ex, c in by.items()}
+            for entry, by in sorted(compiled.items())}
+
+
+def document(recorder, stats) -> dict:
+    from hypothesis import settings
+    return {
+        "format": FORMAT,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "torch": torch.__version__, "numpy": np.__version__, "python": platform.python_version(),
+        "platform": platform.platform(),
+        "hypothesis_profile": settings.get_current_profile_name(),
+        "devices": {d: device_skip_reason(d) or "available" for d in DEVICES},
+        "dtypes_available": list(available_dtypes()), "dtypes_unavailable": list(unavailable_dtypes()),
+        "specs": spec_section(recorder.spec_set, recorder.spec_dir),
+        "session": session_totals(stats),
+        "casualties": recorder.casualties,
+        "compiled": compile_totals(recorder.compiled),
+        "cells": sorted(recorder.cells.values(), key=lambda r: (r["entry"], r["check"], r["device"], r["execution"])),
+    }

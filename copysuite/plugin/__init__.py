@@ -1,0 +1,88 @@
+"""The suite's pytest plugin, loaded by the checkout's conftest.py and by `python -m copysuite run`: its options
+(options.py) and Hypothesis profiles (profiles.py); at configure time the specs are loaded (a bad spec stops
+collection) and planned into cells, one test parameter each (conformance.py holds the test); the outcome recorder
+(copysuite.outcome) reports them. The speed plumbing is a plugin of its own (copysuite.speed.hooks), off with
+`-p no:copysuite.speed.hooks`.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from copysuite.judge import failures
+from copysuite.judge.checks import REGISTRY
+from copysuite.outcome.recorder import OutcomeRecorder
+from copysuite.plan import bind
+from copysuite.plan.cells import Cell, SelectionError, plan_cells
+from copysuite.plugin import profiles
+from copysuite.plugin.options import chosen_executions, pytest_addoption  # noqa: F401 - a hook
+from copysuite.spec.load import SPEC_DIR, SpecError, load_specs
+from copysuite.strategies.devices import device_skip_reason
+
+pytest_plugins = ["copysuite.speed.hooks"]
+profiles.register()
+
+CELLS = []   # the cells of this session that can run here, planned in pytest_configure
+
+
+def pytest_configure(config):
+    # COPYSUITE_REQUIRE=cuda (e.g. on a GPU runner): a missing device is an error, not a run of skips
+    for device in filter(None, os.environ.get("COPYSUITE_REQUIRE", "").split(",")):
+        reason = device_skip_reason(device.strip())
+        if reason:
+            raise pytest.UsageError(f"COPYSUITE_REQUIRE={os.environ['COPYSUITE_REQUIRE']}: {reason}")
+    spec_dir = Path(config.getoption("spec_dir") or SPEC_DIR)
+    try:
+        spec_set = load_specs(spec_dir, REGISTRY)
+        for entry in spec_set.entries:
+            bind.check_names(entry)
+        planned = plan_cells(spec_set.entries, REGISTRY, entry_ids=config.getoption("spec_entries"),
+                             check_names=config.getoption("checks"), devices=config.getoption("devices"),
+                             executions=chosen_executions(config))
+    except SpecError as exc:
+        raise pytest.UsageError(f"spec error: {exc}") from None
+    except SelectionError as exc:
+        raise pytest.UsageError(f"--spec-entry/--check/--device/--execution: {exc}") from None
+    # Cells that cannot run here are not collected (thousands of skipped tests on a machine without CUDA cost seconds
+    # and hide the rest); the outcome JSON records them as skipped, with the reason, and the summary counts them.
+    # If none can run, they are collected, so that the session shows each reason. (Whether dynamo runs on this Python
+    # is asked by each compiled cell's test, so that a process that compiles nothing, such as xdist's controller,
+    # does not import it.)
+    reasons = [(cell, cell.skip_reason(ask_dynamo=False)) for cell in planned]
+    # compiled cells first (a stable sort): each of their groups costs about twenty times an eager one's, and xdist
+    # hands out tests in collection order, so the heavy ones are spread early instead of ending the run on one worker
+    CELLS[:] = sorted([cell for cell, why in reasons if why is None] or planned, key=lambda c: c.execution == "eager")
+    not_run = [(cell, why) for cell, why in reasons if why is not None] if len(CELLS) < len(planned) else []
+    if not hasattr(config, "workerinput"):  # under xdist only the controller records (workers report to it)
+        recorder = OutcomeRecorder(config, spec_set, spec_dir)
+        recorder.not_run(not_run, {cell.entry.id for cell in CELLS})
+        config.pluginmanager.register(recorder, "copy-semantics-outcomes")
+    # Under pytest-xdist a crashed worker (or one killed by pytest-timeout) is replaced and the run goes on; xdist's
+    # default allows 4 restarts per worker, counted over all workers, which would drop every test after a
+    # systematically crashing op.
+    if getattr(config.option, "maxworkerrestart", "") is None:
+        config.option.maxworkerrestart = "1000"
+
+
+def pytest_generate_tests(metafunc):
+    if "cell" in metafunc.fixturenames:
+        metafunc.parametrize("cell", CELLS, ids=[str(c.id) for c in CELLS])
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        cell = getattr(getattr(item, "callspec", None), "params", {}).get("cell")
+        if isinstance(cell, Cell):
+            item.user_properties.append(("cell", cell.id.as_dict()))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if call.excinfo is not None and any(k == "cell" for k, _ in item.user_properties):
+        found = failures.find(call.excinfo.value)
+        if found is not None:
+            report.user_properties.append(("failure", {**found.as_dict(), "message": found.message()}))
+    return report

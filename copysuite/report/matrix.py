@@ -1,0 +1,216 @@
+"""Build the conformance matrix from outcome JSON files (one per run, `--outcome-json`; imports no torch).
+
+Rows: entry x check. Columns: torch release x device x execution (where something ran; `cpu` is eager on the
+CPU, `cpu compile.aot_eager` compiled with that backend). Cells: held / failed / diverged (declared) / skipped
+/ blank (not planned, e.g. value checks on meta). Totals per column. Markdown for the repo; the self-contained HTML
+page is copysuite/report/matrix_page.py. Outcome files of the same torch build merge (e.g. an eager and a compiled run).
+Directories are read at any depth, `.json` and `.json.gz` (results/gpu/ holds compressed GPU runs); a folder's
+`run.json` sidecar (copysuite/gpu/source.py) names the machine and run of its columns and the executions it cut short
+(a partial column); a run that had a CUDA device is a release of its own build (`2.11.0+cu130`).
+
+    python -m copysuite matrix results/ --markdown docs/reports/matrix.md --html docs/reports/matrix.html \\
+        --screenshot docs/reports/matrix.png
+"""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from packaging.version import Version
+
+from copysuite.gpu import source
+from copysuite.outcome import format as outcome_format
+from copysuite.strategies.space import DEVICES, EXECUTIONS
+
+SYMBOL = {"passed": "✓", "failed": "✗", "skipped": "–", "diverged": "⚠"}
+WORD = {"passed": "held", "failed": "failed", "skipped": "skipped", "diverged": "diverged (known bug)"}
+
+
+def outcome_files(paths):
+    """The files given, and under each directory given (at any depth) every `.json` and `.json.gz` but sidecars."""
+    for p in map(Path, paths):
+        if p.is_dir():
+            yield from sorted(f for f in p.rglob("*") if f.name.endswith((".json", ".json.gz")) and f.name != source.FILE)
+        else:
+            yield p
+
+
+def load_runs(paths):
+    """Outcome documents from files or directories, newest first per torch version, sorted by torch version."""
+    docs = []
+    for f in outcome_files(paths):
+        try:
+            doc = outcome_format.load(f)
+        except outcome_format.OutcomeError:
+            continue  # another JSON file in the directory (an older format, a benchmark)
+        doc["_file"] = str(f)
+        doc["_source"] = source.describe(f, doc, source.read(f.parent))
+        docs.append(doc)
+    majors = {}
+    for doc in docs:
+        majors.setdefault(doc["torch"], set()).add(numpy_major(doc))
+    for doc in docs:   # NumPy is a factor of a release only where runs with both majors exist
+        doc["_numpy_factor"] = len(majors[doc["torch"]]) > 1
+    by_label = {}
+    for doc in sorted(docs, key=lambda d: d["created"]):
+        # runs of the same torch build merge, cell by cell, a later one winning (an eager run and a compiled one),
+        # except where the later run lacked the device: its "no CUDA device" skip does not erase a judged cell
+        merged = by_label.setdefault(run_label(doc), {**doc, "cells": [], "_runs": 0, "_origin": {}})
+        cells, origin = {c["id"]: c for c in merged["cells"]}, dict(merged["_origin"])
+        for c in doc["cells"]:
+            if c["id"] in cells and c["outcome"] == "skipped" and not available(doc, c["device"]):
+                continue
+            cells[c["id"]], origin[c["id"]] = c, doc["_source"]
+        by_label[run_label(doc)] = {**merged, **{k: v for k, v in doc.items() if k != "cells"},
+                                    "cells": list(cells.values()), "_runs": merged["_runs"] + 1, "_origin": origin}
+    return sorted(by_label.values(), key=lambda d: (Version(d["torch"]), numpy_major(d)))
+
+
+def available(doc, device) -> bool:
+    return doc.get("devices", {}).get(device) == "available"
+
+
+def sources(doc, where) -> list:
+    """The sources (copysuite.gpu.source.describe) of the cells a column judged, each once, in file order."""
+    found = {}
+    for c in doc["cells"]:
+        if c["outcome"] != "skipped" and place(c) == where and c["id"] in doc.get("_origin", {}):
+            s = doc["_origin"][c["id"]]
+            found.setdefault((s["machine"], s["run"] or "", s["file"]), s)
+    return [found[k] for k in sorted(found)]
+
+
+def partial(doc, where) -> str:
+    """Why a column is partial (its run was cut short in that execution), or ''."""
+    execution = where.partition(" ")[2] or "eager"
+    return "; ".join(sorted({s["partial"][execution] for s in sources(doc, where) if execution in s["partial"]}))
+
+
+def numpy_major(doc) -> str:
+    return str(doc.get("numpy") or "").split(".")[0]
+
+
+def _numpy_part(doc) -> str:
+    """` numpy 1` where runs of that torch with both NumPy majors exist (load_runs marks them), else nothing."""
+    return f" numpy {numpy_major(doc)}" if doc.get("_numpy_factor") else ""
+
+
+def release(doc) -> str:
+    """A column's release: `2.13.0`, or `2.13.0 numpy 1`; a run that had a CUDA device keeps its build
+    (`2.11.0+cu130`): the CUDA build is part of what a GPU column measured."""
+    build = Version(doc["torch"]).local if available(doc, "cuda") else None
+    return outcome_format.torch_release(doc) + (f"+{build}" if build else "") + _numpy_part(doc)
+
+
+def run_label(doc) -> str:
+    return f"torch {doc['torch']}{_numpy_part(doc)}"
+
+
+def place(r) -> str:
+    """A column's device and execution: `cpu` (eager), `cpu compile.aot_eager`."""
+    return r["device"] if r["execution"] == "eager" else f"{r['device']} {r['execution']}"
+
+
+def columns(runs):
+    """(run index, place) for every device and execution in which a run judged at least one cell."""
+    order = [place({"device": d, "execution": e}) for d in DEVICES for e in EXECUTIONS]
+    cols = []
+    for i, doc in enumerate(runs):
+        ran = {place(r) for r in doc["cells"] if r["outcome"] != "skipped"}
+        cols += [(i, p) for p in order if p in ran]
+    return cols
+
+
+def table(runs):
+    cells = {}
+    for i, doc in enumerate(runs):
+        for r in doc["cells"]:
+            cells[(r["entry"], r["check"], i, place(r))] = r
+    rows = sorted({(entry, check) for entry, check, _, _ in cells})
+    return rows, cells
+
+
+def totals(cols, cells):
+    return {col: Counter(r["outcome"] for (_, _, i, d), r in cells.items() if (i, d) == col) for col in cols}
+
+
+def device_notes(runs, cols):
+    """Devices that ran nothing in a run, with the reason (e.g. cuda: no CUDA device)."""
+    notes = []
+    for i, doc in enumerate(runs):
+        skipped = [f"{d}: {why}" for d, why in doc.get("devices", {}).items()
+                   if (i, d) not in cols and why != "available"]   # a GPU run need not run the CPU
+        if skipped:
+            notes.append(f"{run_label(doc)}: " + "; ".join(skipped))
+    return notes
+
+
+def uniform(row, cols, cells):
+    seen = {cells[(*row, i, d)]["outcome"] for i, d in cols if (*row, i, d) in cells}
+    return len(seen) <= 1
+
+
+def markdown(runs, machine, generated) -> str:
+    cols = columns(runs)
+    rows, cells = table(runs)
+    tot = totals(cols, cells)
+    head = [f"{release(runs[i])} {d}" + (" (partial)" if partial(runs[i], d) else "") for i, d in cols]
+    lines = [
+        "# Conformance matrix", "",
+        f"Generated {generated} by `python -m copysuite matrix` on {machine}, from "
+        f"{len(runs)} runs (Hypothesis profile: {', '.join(sorted({d.get('hypothesis_profile', '?') for d in runs}))}).",
+        "Regenerate: `tools/matrix.sh` (runs the tox matrix, then this report).", "",
+        "✓ held · ✗ failed · – skipped (the reason is in the HTML page's tooltips and in the run's JSON) · "
+        "blank: not planned (checks that read or write values are not judged on meta tensors)", "",
+        "## Runs", "",
+        "| torch | python | numpy | conformance held / failed / skipped | whole suite passed / failed / skipped / xfailed |",
+        "|---|---|---|---|---|",
+    ]
+    for doc in runs:
+        c = Counter(r["outcome"] for r in doc["cells"])
+        s = doc.get("session", {})
+        whole = (f"{s.get('passed', '?')} / {s.get('failed', '?')} / {s.get('skipped', '?')} / {s.get('xfailed', '?')}"
+                 if s else "not recorded")
+        if doc.get("_runs", 1) > 1:   # one session's totals would describe only the last of the merged runs
+            whole = f"{doc['_runs']} runs merged (no one session ran them all)"
+        lines.append(f"| {doc['torch']} | {doc['python']} | {doc['numpy']} | "
+                     f"{c['passed']} / {c['failed']} / {c['skipped']} | {whole} |")
+    notes = device_notes(runs, cols)
+    if notes:
+        lines += ["", "Devices with nothing run: " + " · ".join(sorted(set(n.split(": ", 1)[1] for n in notes)))]
+    lines += ["", "## Where the columns come from", "", "| release | machine | run | columns | files |",
+              "|---|---|---|---|---|"]
+    lines += [" | ".join(["", *row, ""]).strip() for row in origins(runs, cols)]
+    lines += ["", "## Totals per column", "", "| | " + " | ".join(head) + " |", "|---|" + "---|" * len(cols)]
+    for key in WORD:
+        lines.append(f"| {WORD[key]} | " + " | ".join(str(tot[c][key]) for c in cols) + " |")
+    varying = [row for row in rows if not uniform(row, cols, cells)]
+    lines += ["", f"## Rows whose outcome differs between columns ({len(varying)})", ""]
+    lines += _md_rows(varying, cols, cells, head) if varying else ["None: every row has one outcome in every column."]
+    lines += ["", f"## All rows ({len(rows)})", ""] + _md_rows(rows, cols, cells, head)
+    return "\n".join(lines) + "\n"
+
+
+def origins(runs, cols):
+    """[release, machine, run, columns, files] per machine and run that judged columns; a partial column says why."""
+    groups = {}
+    for i, where in cols:
+        for s in sources(runs[i], where):
+            g = groups.setdefault((release(runs[i]), s["machine"], s["run"] or "-"), ({}, set()))
+            g[0][where] = partial(runs[i], where)
+            g[1].add(s["file"])
+    out = []
+    for (rel, machine, run), (columns_, files) in groups.items():
+        shown = ", ".join(f"{w} (partial: {why})" if why else w for w, why in columns_.items())
+        names = sorted(files)
+        listed = ", ".join(names[:3]) + (f", ... ({len(names)} files)" if len(names) > 3 else "")
+        out.append([rel, machine, run, shown, listed])
+    return out
+
+
+def _md_rows(rows, cols, cells, head):
+    out = ["| entry | check | " + " | ".join(head) + " |", "|---|---|" + "---|" * len(cols)]
+    for op, inv in rows:
+        marks = [SYMBOL[cells[(op, inv, i, d)]["outcome"]] if (op, inv, i, d) in cells else "" for i, d in cols]
+        out.append(f"| {op} | {inv} | " + " | ".join(marks) + " |")
+    return out

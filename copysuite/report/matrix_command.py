@@ -1,0 +1,53 @@
+"""`python -m copysuite matrix OUTCOMES... --markdown M --html H [--screenshot PNG]`: the conformance matrix across
+runs, as Markdown (copysuite.report.matrix) and as one self-contained HTML page (copysuite.report.matrix_page)."""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from copysuite.gpu import source
+from copysuite.outcome import format as outcome_format
+from copysuite.report import browser, matrix
+from copysuite.report.matrix_page import page
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m copysuite matrix", description=__doc__.splitlines()[0])
+    ap.add_argument("inputs", nargs="+", help="outcome JSON files or directories of them")
+    ap.add_argument("--markdown", help="write the Markdown matrix here")
+    ap.add_argument("--html", help="write the self-contained HTML page here")
+    ap.add_argument("--screenshot", metavar="PNG", help="with --html: the page's top in a headless Chromium")
+    ap.add_argument("--machine", default=f"{platform.machine()} {platform.system()}, "
+                                         f"{os.cpu_count()} cores")
+    args = ap.parse_args(argv)
+    if args.screenshot and not args.html:
+        ap.error("--screenshot takes a picture of the --html page: give --html too")
+    try:
+        runs = matrix.load_runs(args.inputs)
+    except source.SourceError as exc:
+        print(f"invalid run sidecar: {exc}", file=sys.stderr)
+        return 2
+    if not runs:
+        print(f"no outcome JSON ({outcome_format.FORMAT}) found in {args.inputs}", file=sys.stderr)
+        return 2
+    generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    md = matrix.markdown(runs, args.machine, generated)
+    for path, text in ((args.markdown, md), (args.html, page(runs, args.machine, generated) if args.html else "")):
+        if path:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).write_text(text)
+            print(f"wrote {path}")
+    if args.screenshot:
+        browser.screenshot(args.html, args.screenshot)
+        print(f"wrote {args.screenshot}")
+    failed = sum(r["outcome"] == "failed" for d in runs for r in d["cells"])
+    print(f"{len(runs)} runs: " + ", ".join(d["torch"] for d in runs) + f"; {failed} failed cells")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+"""The standalone reproduction of a cell: Python that rebuilds the generated input and runs the program exactly as
+the test did (the compiled function's definition included), printed with every failure."""
+from __future__ import annotations
+
+from copysuite.run.executions import EXECUTORS
+
+
+def program_lines(program, case, fullgraph: bool = True) -> list[str]:
+    """The program as it ran: the compiled function's definition (if compiled), then the program or the call of
+    that function, under its grad mode's `with` block when there is one."""
+    executor, ctx = EXECUTORS[case.execution], case.mode_context()
+    lines = executor.call_lines(program)
+    return executor.define_lines(program, fullgraph) + ([f"with {ctx}:"] + [f"    {line}" for line in lines] if ctx else lines)
+
+
+def reproduction(cell, case) -> str:
+    """Python that rebuilds the input and runs the program, exactly as the test did."""
+    program, check = cell.entry.program, cell.check
+    lines = (program.modules_used() + case.code() + program.input_lines() +
+             program_lines(program, case, fullgraph=not cell.entry.graph_breaks))
+    lines.append(f"# then check {cell.key}: {check.doc.splitlines()[0] if check.doc else ''}")
+    return "\n".join("    " + line for line in lines)

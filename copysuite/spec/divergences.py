@@ -1,0 +1,72 @@
+"""Known divergences (a spec's `diverges`): what one is, and how a `diverges` item becomes one, its fields given in
+place or by a named record (a file's `records`, shared by entries of any file). Imports no torch.
+
+Errors are DivergenceError(key, message), the key relative to the item; copysuite.spec.load names the file and entry.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from packaging.specifiers import SpecifierSet
+
+from copysuite.spec import expectations
+from copysuite.spec.expectations import ExpectationError
+from copysuite.strategies.space import DEVICES
+
+REQUIRED = ("executions", "torch", "expect", "observed", "evidence")
+
+
+class DivergenceError(Exception):
+    def __init__(self, key: str, message: str):
+        self.key, self.message = key, message
+        super().__init__(f"{key}: {message}")
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """A known upstream bug (`diverges` in a spec): under these executions on these torch releases, these
+    expectations do not hold, and the failure's observed value (or its detail) matches `observed`, a regular
+    expression. The cell is a strict expected failure: it fails when the bug stops reproducing."""
+    executions: tuple
+    torch: str             # the affected releases, e.g. ">=2.1"
+    keys: tuple            # the expectations it breaks: "raises", "shares_storage[b]"
+    observed: str
+    evidence: str          # the upstream issue (or PR)
+    fixed_by: str = ""     # the fix PR, when there is one
+    by_design: bool = False   # upstream means it (the evidence says so), rather than a bug awaiting a fix
+    note: str = ""
+    devices: tuple = DEVICES  # where it shows
+
+    def covers(self, key: str, execution: str, version, device: str) -> bool:
+        return (key in self.keys and execution in self.executions and device in self.devices
+                and version in SpecifierSet(self.torch, prereleases=True))
+
+    def matches(self, failure) -> bool:
+        """The failure is this bug: its observed value or detail matches `observed`."""
+        return re.search(self.observed, f"{failure.observed!r}\n{failure.detail or ''}", re.S) is not None
+
+
+def parse(d: dict, expect: dict, records: dict) -> Divergence:
+    """One `diverges` item of an entry whose expectations are `expect` (key -> node); `records`: name -> fields."""
+    if "record" in d:
+        if d["record"] not in records:
+            raise DivergenceError("record", f"no record named {d['record']!r} in any file's `records`")
+        d = {**records[d["record"]], **{k: v for k, v in d.items() if k != "record"}}
+    missing = [k for k in REQUIRED if k not in d]
+    if missing:
+        raise DivergenceError("", f"{missing} missing (neither given here nor by its record)")
+    try:
+        expectations.torch_range(d["torch"])
+    except ExpectationError as exc:
+        raise DivergenceError("torch", exc.message) from None
+    unknown = [k for k in d["expect"] if k not in expect]
+    if unknown:
+        raise DivergenceError("expect", f"{unknown} are not expectations of this entry")
+    try:
+        re.compile(d["observed"])
+    except re.error as exc:
+        raise DivergenceError("observed", f"bad regular expression: {exc}") from None
+    return Divergence(tuple(d["executions"]), d["torch"], tuple(d["expect"]), d["observed"], d["evidence"],
+                      d.get("fixed_by", ""), d.get("by_design", False), d.get("note", ""),
+                      tuple(d.get("devices", DEVICES)))

@@ -1,0 +1,56 @@
+"""What a fault is: a small patch of torch's Python-visible behaviour (a `torch.Tensor` method or property, a
+`torch` function), applied with `unittest.mock.patch.object` inside one test process; nothing on disk changes.
+
+Every replacement calls only the originals captured in tests/faults/original.py; the catalog (catalog.py) is the
+list of every fault, from the topic modules in topics/, one per spec file.
+"""
+from __future__ import annotations
+
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from unittest import mock
+
+
+@dataclass(frozen=True)
+class Fault:
+    name: str
+    description: str
+    patch: object                          # () -> [(owner, attribute name, replacement)]
+    entries: tuple                         # spec entry ids the conformance session is narrowed to
+    expected: tuple                        # ((entry id, check), ...): each of these must fail under the fault
+    examples: int | None = None            # Hypothesis examples per test, when the default is not enough
+    executions: tuple = ()                 # --execution of its session (none: each entry's default executions)
+    # Where the harness itself (copysuite/, its strategies included) calls what this fault patches, as "path:function", and
+    # why that is harmless. The fault plugin records every such call during a session, and tests/selftest/
+    # test_faults.py checks that none happens outside this list.
+    harness_contact: tuple = ()
+    contact_note: str = ""
+
+    def skip_reason(self) -> str | None:
+        """Why this fault's session cannot run here (an execution this torch or Python cannot run), or None."""
+        from copysuite.run.executions import EXECUTORS
+        return next(filter(None, (EXECUTORS[x].skip_reason() for x in self.executions)), None)
+
+    def targets(self):
+        """[(owner, attribute name)] this fault replaces."""
+        return [(owner, attr) for owner, attr, _ in self.patch()]
+
+    @contextmanager
+    def applied(self, wrap=None):
+        """The fault in place for the `with` block; `wrap(attr, value)` may wrap each replacement."""
+        with ExitStack() as stack:
+            for owner, attr, value in self.patch():
+                stack.enter_context(mock.patch.object(owner, attr, wrap(attr, value) if wrap else value))
+            yield self
+
+
+CATALOG: list[Fault] = []
+
+
+def fault(name, description, entries, expected, **kw):
+    """Decorator: the decorated function returns the [(owner, attr, replacement)] of the fault."""
+    def register(fn):
+        CATALOG.append(Fault(name=name, description=description, patch=fn, entries=tuple(entries),
+                             expected=tuple(tuple(e) for e in expected), **kw))
+        return fn
+    return register
