@@ -10,7 +10,8 @@ Compile caches: `off` (as the specs run: every compile is a real one) or `on` (i
 AOTAutograd's cache, as users run them, in a cache directory of this process). With the caches on, a program whose
 inputs alias is first compiled and called as written, in a function of its own; the program judged is its twin on
 inputs that do not alias (each a fresh tensor with the alias's geometry), compiled anew: what a cache serves a
-second function, or a second process, that was compiled for other inputs.
+second function, or a second process, that was compiled for other inputs. The twin is compiled once more with the
+caches off, so that what differs only with them on is told apart (`Run.uncached`).
 """
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ class Run:
     other: Side
     texts: dict                  # {"define": [...], "call": [...], "warm": [...]}: what ran under the execution
     execution: str = ""
+    uncached: dict | None = None  # with the caches on, the judged program's signature compiled with them off
 
 
 def configure(caches: str) -> None:
@@ -163,8 +165,16 @@ def run(program: Program, execution: str, caches: str = "off") -> Run:
         other = _Caller(judged, execution)
         eager = _observe(_Caller(judged, "eager"))
         observed = _observe(other)
+        uncached = None
+        if warm:   # the twin compiled again with the caches off: what differs only with them on is theirs
+            configure("off")
+            try:
+                uncached = _observe(_Caller(judged, execution)).signature
+            finally:
+                configure("on")
         torch._dynamo.reset() if EXECUTORS[execution].compiled else None
-    return Run(judged, eager, observed, {"define": other.define, "call": other.call, "warm": warm}, execution)
+    return Run(judged, eager, observed, {"define": other.define, "call": other.call, "warm": warm}, execution,
+               uncached)
 
 
 @contextlib.contextmanager

@@ -33,13 +33,13 @@ class Record:
     aliased: bool = False
     message: str = ""
     entry: str = ""
-    caches: bool = False   # only with the compile caches on (the run judged an unaliased twin of the program)
+    caches: bool = False   # only what the compile caches alone produce (differential.run's `uncached`)
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
             return False
-        if self.caches and not run.texts.get("warm"):
-            return False
+        if self.caches and (run.uncached is None or run.uncached.get(field, "absent") == other):
+            return False   # a caches record explains only what the same program compiled without them does not show
         if not re.fullmatch(self.kinds, kind(field)):
             return False
         if self.ops and not set(self.ops) & set(run.program.ops):

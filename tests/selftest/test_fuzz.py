@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+import torch
+from packaging.version import Version
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from copysuite.run.executions import EXECUTORS
@@ -21,6 +23,7 @@ from copysuite.fuzz import (
 )
 from copysuite.fuzz.generate import Input, Program, Statement
 
+TORCH = Version(Version(torch.__version__).base_version)
 CI_EXECUTION, CI_PROGRAMS = "compile.aot_eager", 40
 FAULT_EXECUTION, FAULT_PROGRAMS = "compile.eager", 120
 needs_compile = pytest.mark.skipif(EXECUTORS[CI_EXECUTION].skip_reason() is not None,
@@ -109,3 +112,27 @@ def test_each_compile_fault_is_caught_by_the_fuzzer_alone():
         if not caught:
             missed.append(fault.name)
     assert not missed, f"not caught in {FAULT_PROGRAMS} programs: {missed}"
+
+
+@pytest.mark.skipif(EXECUTORS["compile.inductor"].skip_reason() is not None,
+                    reason=str(EXECUTORS["compile.inductor"].skip_reason()))
+@pytest.mark.skipif(TORCH < Version("2.13"), reason="the caches' aliasing bug was checked on 2.13.0 and 2.14.1 only")
+def test_the_caches_mode_tells_a_served_graph_apart(tmp_path, monkeypatch):
+    """Aliased inputs (a, a[1:]) written through a, then the same program on separate tensors in a new function:
+    with the caches on, the graph compiled for the aliases is served (docs/upstream-reports/
+    cache_serves_aliased_graph.py) and the fuzzer names the caches' record; compiled with the caches off, the same
+    twin holds, so nothing else is blamed on them."""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))
+    program = Program((Input("a", shape=(4,)), Input("b", alias="a[1:]")),
+                      (Statement("t1", "add_", ("a",)), Statement("t2", "times_two", ("b",))), ("t2",))
+    verdicts = {}
+    try:
+        for caches in ("off", "on"):
+            differential.configure(caches)
+            run = differential.run(program, "compile.inductor", caches)
+            differences = signature.differences(run.eager.signature, run.other.signature)
+            verdicts[caches] = model.judge(run, "compile.inductor", differences)
+    finally:
+        differential.configure("off")
+    assert verdicts["off"].status == "same", verdicts["off"]
+    assert (verdicts["on"].status, verdicts["on"].records) == ("known", ("cache_serves_aliased_graph",)), verdicts["on"]
