@@ -18,7 +18,9 @@ from copysuite.strategies.space import GRAD_KINDS, affected_dims, kind_fits, pla
 DTYPES = ("float32", "float64", "int64", "complex64", "bool")
 KINDS = ("plain", "leaf_requires_grad", "nonleaf", "parameter_frozen", "parameter")
 PLACEMENTS = ("contiguous", "offset", "transposed", "strided", "expanded")
-ALIASES = ("{a}", "{a}[1:]", "{a}[:1]", "{a}.transpose(0, -1)", "{a}.detach()", "{a}.view(-1)", "{a}[...]")
+ALIASES = ("{a}", "{a}[1:]", "{a}[:1]", "{a}.transpose(0, -1)", "{a}.detach()", "{a}.view(-1)", "{a}[...]",
+           "TwoTensor({a}, {a})")   # a wrapper subclass holding the input twice (torch.testing._internal)
+SUBCLASS_IMPORT = "from torch.testing._internal.two_tensor import TwoTensor"
 MODES = ("enabled", "no_grad")
 NAMES = "abc"
 
@@ -94,7 +96,8 @@ class Program:
         return tuple(sorted({s.op for s in self.statements}))
 
     def input_lines(self) -> list[str]:
-        return [line for i in self.inputs for line in i.lines()]
+        lines = [line for i in self.inputs for line in i.lines()]
+        return ([SUBCLASS_IMPORT] if any("TwoTensor(" in line for line in lines) else []) + lines
 
     def lines(self) -> list[str]:
         return [line for s in self.statements for line in s.lines()]

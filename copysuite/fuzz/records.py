@@ -34,6 +34,7 @@ class Record:
     message: str = ""
     entry: str = ""
     caches: bool = False   # only what the compile caches alone produce (differential.run's `uncached`)
+    subclass: bool = False  # only programs with an input that a wrapper subclass holds aliased (TwoTensor(a, a))
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -43,6 +44,8 @@ class Record:
         if not re.fullmatch(self.kinds, kind(field)):
             return False
         if self.ops and not set(self.ops) & set(run.program.ops):
+            return False
+        if self.subclass and not any(i.alias and "TwoTensor(" in i.alias for i in run.program.inputs):
             return False
         if self.aliased and not (any(i.alias for i in run.program.inputs) or run.texts.get("warm")):
             return False
@@ -118,6 +121,10 @@ RECORDS = (
            "docs/upstream-reports/complex_copy_requires_grad_inductor.py", "a copy of a complex tensor (to(), "
            "a conversion) comes out of inductor requiring grad under no_grad: the convert_element_type fallback "
            "copies the input's requires_grad", ops=("to_float64", "to_same", "clone", "contiguous", "detach_clone")),
+    Record("aliasing_below_subclass", AOT, r".*", GH + "issues/114415",
+           "inputs that alias below a wrapper subclass (TwoTensor holding the same tensor twice, or a tensor also "
+           "passed on its own) are not seen as aliased by AOTAutograd: a write through one fails its functional "
+           "graph check or is lost", subclass=True),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
