@@ -8,6 +8,7 @@
     surface    the operator surface of the installed torch: every aten op name by class, and which are checked
     gpu        every execution, the seed scenarios and the CUDA benchmarks on one CUDA device, into results/gpu/
                (tools/gpu.sh; docs/gpu.md)
+    fuzz       generated programs, eager against one execution (docs/fuzz.md)
 
 `gate`, `matrix` and `changelog` never import torch: they run where torch is absent. The tooling that works only
 from a checkout is not a command here: benchmarks and the speed gate (`python -m benchmarks`), fault injection
@@ -25,6 +26,7 @@ COMMANDS = {
     "changelog": "copysuite.report.changelog",
     "surface": "copysuite.surface.report",
     "gpu": "copysuite.gpu.runner",
+    "fuzz": "copysuite.fuzz.command",
 }
 
 

@@ -1,0 +1,193 @@
+"""Run one generated program eagerly and under one execution (copysuite.run.executions: the same lines the specs run),
+and observe each (copysuite.fuzz.signature).
+
+Each side runs the program on fresh inputs several times: once for the call's own signature, once per output for an
+in-place write to it, once for backward and the gradients between outputs. A transform is defined once per side
+and called each time (the way a user calls a compiled function); what is defined and called is exactly the text of
+`Run.texts`, which the reproduction prints.
+
+Compile caches: `off` (as the specs run: every compile is a real one) or `on` (inductor's FX graph cache and
+AOTAutograd's cache, as users run them, in a cache directory of this process). With the caches on, a program whose
+inputs alias is first compiled and called as written, in a function of its own; the program judged is its twin on
+inputs that do not alias (each a fresh tensor with the alias's geometry), compiled anew: what a cache serves a
+second function, or a second process, that was compiled for other inputs. The twin is compiled once more with the
+caches off, so that what differs only with them on is told apart (`Run.uncached`).
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import warnings
+
+import torch
+
+from copysuite.run.executions import EXECUTORS
+from copysuite.fuzz import signature
+from copysuite.fuzz.generate import Input, Program
+
+RECOMPILE_LIMIT = 1_000_000
+LOGGERS = ("torch._dynamo", "torch._subclasses.fake_tensor", "torch._inductor", "torch._functorch", "torch.export")
+CACHES = ("off", "on")
+
+
+class InvalidInputs(Exception):
+    """The program's inputs cannot be built (an alias that does not apply to what it aliases)."""
+
+
+@dataclasses.dataclass
+class Side:
+    signature: dict
+    error: str | None            # the call's exception, "Type: message" (records match it)
+    error_classes: tuple = ()    # the names of its class and base classes
+
+
+@dataclasses.dataclass
+class Run:
+    program: Program             # the program judged (with the caches on: the unaliased twin, when it differs)
+    eager: Side
+    other: Side
+    texts: dict                  # {"define": [...], "call": [...], "warm": [...]}: what ran under the execution
+    execution: str = ""
+    uncached: dict | None = None  # with the caches on, the judged program's signature compiled with them off
+
+
+def configure(caches: str) -> None:
+    """Raise dynamo's recompile limits out of reach (thousands of functions) and set the compile caches."""
+    import torch._dynamo.config as dynamo_config
+    import torch._functorch.config as functorch_config
+    import torch._inductor.config as inductor_config
+    for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit", "accumulated_cache_size_limit"):
+        if hasattr(dynamo_config, name):
+            setattr(dynamo_config, name, RECOMPILE_LIMIT)
+    on = caches == "on"
+    inductor_config.fx_graph_cache = on
+    inductor_config.fx_graph_remote_cache = False
+    functorch_config.enable_autograd_cache = on
+
+
+def cache_lines(caches: str) -> list[str]:
+    """The lines a reproduction starts with so that it runs with the caches as the fuzzer did."""
+    on = caches == "on"
+    return ["import torch._functorch.config", "import torch._inductor.config",
+            f"torch._inductor.config.fx_graph_cache = {on}", f"torch._functorch.config.enable_autograd_cache = {on}"]
+
+
+def call_lines(program: Program, execution: str) -> tuple[list[str], list[str]]:
+    """(define lines, call lines) of `program` under `execution`, the call in the program's grad mode."""
+    executor = EXECUTORS[execution]
+    define = executor.define_lines(program, fullgraph=False)
+    call = executor.call_lines(program) or ["pass"]   # eager: a program of no statements, returning inputs
+    if program.mode != "enabled":
+        call = [f"with torch.{program.mode}():"] + [f"    {line}" for line in call]
+    return define, call
+
+
+def _exec(lines: list[str], namespace: dict) -> None:
+    exec(compile("\n".join(lines), "<copysuite fuzz>", "exec"), namespace)  # noqa: S102 - the printed text
+
+
+class _Caller:
+    """One side: the transform defined once, then called on fresh inputs as often as asked."""
+
+    def __init__(self, program: Program, execution: str):
+        self.program = program
+        self.define, self.call = call_lines(program, execution)
+        self.defined = {"torch": torch}
+        if self.define:
+            _exec(self.define, self.defined)   # torch.compile looked up now: a fault patched into it applies
+        self.call_code = compile("\n".join(self.call), "<copysuite fuzz call>", "exec")
+
+    def __call__(self):
+        """(inputs, outputs, leaves, prior, error): [(name, object)] lists and the exception, if any."""
+        ns = dict(self.defined)
+        try:
+            _exec(self.program.input_lines(), ns)
+        except Exception as exc:  # noqa: BLE001 - e.g. view(-1) of a strided input: no program to compare
+            raise InvalidInputs(f"{type(exc).__name__}: {exc}") from None
+        given = [(n, ns[n]) for n in self.program.input_names]
+        leaves = [(n, ns[n]) for n in self.program.leaves]
+        prior = signature.before(given)
+        try:
+            exec(self.call_code, ns)  # noqa: S102 - the printed text
+        except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
+            return given, [], leaves, prior, exc
+        return given, [(n, ns[n]) for n in self.program.returns], leaves, prior, None
+
+
+def _observe(caller: _Caller) -> Side:
+    given, outputs, leaves, prior, error = caller()
+    fields = signature.observe_call(given, outputs, prior, error)
+    text = None if error is None else f"{type(error).__name__}: {str(error).strip()[:2000]}"
+    if error is not None:
+        return Side(fields, text, tuple(c.__name__ for c in type(error).__mro__))
+    for index in range(len(outputs)):
+        given, outputs, _, _, error = caller()
+        if error is None:
+            fields.update(signature.observe_write(index, given, outputs))
+    given, outputs, leaves, _, error = caller()
+    if error is None:
+        fields.update(signature.observe_backward(outputs, leaves))
+    given, outputs, _, _, error = caller()
+    if error is None:
+        fields.update(signature.observe_grads(outputs))
+    return Side(fields, None)
+
+
+def untangled(program: Program) -> Program:
+    """The program on inputs that do not alias: each alias replaced by a fresh tensor of its dtype, shape, strides
+    and offset, that requires grad where the alias did (built once eagerly to learn them)."""
+    ns = {"torch": torch}
+    _exec(program.input_lines(), ns)
+    fresh = []
+    for i in program.inputs:
+        if i.alias is None:
+            fresh.append(i)
+            continue
+        t = ns[i.name]
+        extent = t.storage_offset() + 1 + sum((s - 1) * st for s, st in zip(t.shape, t.stride()))
+        fresh.append(Input(i.name, dtype=str(t.dtype).replace("torch.", ""), shape=tuple(t.shape),
+                           placement="as_strided", kind="nonleaf" if t.requires_grad else "plain",
+                           strided=(extent, tuple(t.stride()), t.storage_offset())))
+    return dataclasses.replace(program, inputs=tuple(fresh))
+
+
+def run(program: Program, execution: str, caches: str = "off") -> Run:
+    """The program eagerly and under `execution`, each observed in full."""
+    with warnings.catch_warnings(), _quiet():
+        warnings.simplefilter("ignore")
+        warm = []
+        judged = program
+        if caches == "on" and EXECUTORS[execution].compiled and any(i.alias for i in program.inputs):
+            _Caller(program, execution)()           # compiled for the aliased inputs first, in its own function
+            judged = untangled(program)
+            define, call = call_lines(program, execution)
+            warm = [*program.input_lines(), *define, *call]
+        other = _Caller(judged, execution)
+        eager = _observe(_Caller(judged, "eager"))
+        observed = _observe(other)
+        uncached = None
+        if warm:   # the twin compiled again with the caches off: what differs only with them on is theirs
+            configure("off")
+            try:
+                uncached = _observe(_Caller(judged, execution)).signature
+            finally:
+                configure("on")
+        torch._dynamo.reset() if EXECUTORS[execution].compiled else None
+    return Run(judged, eager, observed, {"define": other.define, "call": other.call, "warm": warm}, execution,
+               uncached)
+
+
+@contextlib.contextmanager
+def _quiet():
+    """No stack traces in torch's own logs: graph breaks (`fullgraph=False`, a user's default) and failed fake
+    tensor calls are logged as errors, and the fuzzer's own report says what failed."""
+    import logging
+    loggers = [logging.getLogger(name) for name in LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)

@@ -1,0 +1,170 @@
+"""A generated program, as data that prints as Python, and the Hypothesis strategy that draws it.
+
+A program is a function of 1 to 3 inputs made of 1 to 8 statements (`copysuite.fuzz.vocabulary`), each binding a new
+variable from the inputs and earlier variables, and returning some of its variables and inputs. An input is fresh
+(the suite's dtypes, placements and grad kinds: strategies.space) or an alias of an earlier one (the same tensor,
+an overlapping view, a detached alias). The program is called in a grad mode (enabled or no_grad).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from hypothesis import strategies as st
+
+from copysuite.fuzz.vocabulary import BY_NAME, OPS
+from copysuite.strategies.cases import geometry
+from copysuite.strategies.space import GRAD_KINDS, affected_dims, kind_fits, placement_fits
+
+DTYPES = ("float32", "float64", "int64", "complex64", "bool")
+KINDS = ("plain", "leaf_requires_grad", "nonleaf", "parameter_frozen", "parameter")
+PLACEMENTS = ("contiguous", "offset", "transposed", "strided", "expanded")
+ALIASES = ("{a}", "{a}[1:]", "{a}[:1]", "{a}.transpose(0, -1)", "{a}.detach()", "{a}.view(-1)", "{a}[...]",
+           "TwoTensor({a}, {a})")   # a wrapper subclass holding the input twice (torch.testing._internal)
+SUBCLASS_IMPORT = "from torch.testing._internal.two_tensor import TwoTensor"
+MODES = ("enabled", "no_grad")
+NAMES = "abc"
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    dtype: str = "float32"
+    shape: tuple = (2, 3)
+    placement: str = "contiguous"
+    kind: str = "plain"
+    alias: str | None = None   # an expression over an earlier input: this input is that alias of it
+    strided: tuple | None = None   # (base numel, stride, offset) in place of the placement's (an alias's own)
+
+    def lines(self) -> list[str]:
+        """The lines that bind this input (and `leaf_NAME`, the leaf a non-leaf input is computed from)."""
+        if self.alias is not None:
+            return [f"{self.name} = {self.alias}"]
+        dims = affected_dims(self.shape, self.placement)
+        base_numel, stride, offset = self.strided or geometry(self.shape, self.placement, dims[0] if dims else 0)
+        made = f"torch.arange({base_numel}).to(torch.{self.dtype})"
+        if self.placement == "contiguous":   # a tensor of its own, not a view of the arange
+            made = f"torch.arange({base_numel}).reshape({self.shape!r}).to(torch.{self.dtype}, copy=True)"
+        if self.kind == "nonleaf":
+            lines, made = [f"leaf_{self.name} = {made}.requires_grad_()"], f"(leaf_{self.name} * 1)"
+        else:
+            lines = []
+        if self.placement != "contiguous":
+            made = f"{made}.as_strided({self.shape!r}, {stride!r}, {offset})"
+        if self.kind == "leaf_requires_grad":
+            made += ".requires_grad_()"
+        elif self.kind == "parameter":
+            made = f"torch.nn.Parameter({made})"
+        elif self.kind == "parameter_frozen":
+            made = f"torch.nn.Parameter({made}, requires_grad=False)"
+        return lines + [f"{self.name} = {made}"]
+
+    @property
+    def leaf(self) -> str | None:
+        """The name of the leaf that gradients reach through this input, if it needs grad."""
+        if self.alias is not None or self.kind not in GRAD_KINDS:
+            return None
+        return f"leaf_{self.name}" if self.kind == "nonleaf" else self.name
+
+
+@dataclass(frozen=True)
+class Statement:
+    out: str
+    op: str
+    args: tuple
+
+    def lines(self) -> list[str]:
+        return BY_NAME[self.op].render(self.out, self.args)
+
+
+@dataclass(frozen=True)
+class Program:
+    inputs: tuple
+    statements: tuple
+    returns: tuple
+    mode: str = "enabled"
+
+    @property
+    def input_names(self) -> tuple:
+        return tuple(i.name for i in self.inputs)
+
+    @property
+    def leaves(self) -> tuple:
+        return tuple(i.leaf for i in self.inputs if i.leaf)
+
+    @property
+    def ops(self) -> tuple:
+        return tuple(sorted({s.op for s in self.statements}))
+
+    def input_lines(self) -> list[str]:
+        lines = [line for i in self.inputs for line in i.lines()]
+        return ([SUBCLASS_IMPORT] if any("TwoTensor(" in line for line in lines) else []) + lines
+
+    def lines(self) -> list[str]:
+        return [line for s in self.statements for line in s.lines()]
+
+    @property
+    def outputs(self) -> str:
+        return ", ".join(self.returns)
+
+    # what copysuite.run.executions.Executor asks of a program besides the above
+    first_call = ()
+    filename = "<copysuite fuzz>"
+
+    def text(self) -> str:
+        """The program as Python: its inputs, then the function."""
+        body = [f"    {line}" for line in self.lines()] + [f"    return {self.outputs}"]
+        mode = [] if self.mode == "enabled" else [f"# called under torch.{self.mode}()"]
+        return "\n".join(self.input_lines() + mode + [f"def program({', '.join(self.input_names)}):", *body])
+
+    def without_statement(self, index: int) -> Program | None:
+        """This program without statement `index` and every later statement that reads what it bound (directly or
+        not); None when nothing would be returned."""
+        gone = {self.statements[index].out}
+        kept = []
+        for k, s in enumerate(self.statements):
+            if k == index or gone & set(s.args):
+                gone.add(s.out)
+            else:
+                kept.append(s)
+        returns = tuple(r for r in self.returns if r not in gone)
+        return replace(self, statements=tuple(kept), returns=returns) if returns else None
+
+
+_DTYPE = st.sampled_from(DTYPES)
+_KIND = st.sampled_from(KINDS)
+_PLACEMENT = st.sampled_from(PLACEMENTS)
+_ALIAS = st.sampled_from(ALIASES)
+_SHAPE = st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple)
+_OP_KINDS = tuple(dict.fromkeys(op.kind for op in OPS))
+_OPS_OF = {kind: st.sampled_from([op for op in OPS if op.kind == kind]) for kind in _OP_KINDS}
+
+
+@st.composite
+def inputs(draw, index: int, earlier: tuple):
+    name = NAMES[index]
+    if earlier and draw(st.booleans()):
+        return Input(name, alias=draw(_ALIAS).format(a=draw(st.sampled_from(earlier))))
+    kind = draw(_KIND)
+    dtype = draw(_DTYPE.filter(lambda d: kind_fits(kind, d)))
+    shape = draw(_SHAPE)
+    placement = draw(_PLACEMENT.filter(lambda p: placement_fits(p, shape)))
+    return Input(name, dtype=dtype, shape=shape, placement=placement, kind=kind)
+
+
+@st.composite
+def programs(draw, max_inputs: int = 3, max_statements: int = 8):
+    """Programs of 1 to `max_inputs` inputs and 1 to `max_statements` statements; shrinks towards one float32
+    contiguous plain input, few statements, the first ops of each class."""
+    given = []
+    for index in range(draw(st.integers(1, max_inputs))):
+        given.append(draw(inputs(index, tuple(i.name for i in given))))
+    names = [i.name for i in given]
+    statements = []
+    for k in range(draw(st.integers(1, max_statements))):
+        op = draw(_OPS_OF[draw(st.sampled_from(_OP_KINDS))])
+        args = tuple(draw(st.sampled_from(names[::-1])) for _ in range(op.arity))   # the newest first
+        statements.append(Statement(f"t{k + 1}", op.name, args))
+        names.append(f"t{k + 1}")
+    returned = draw(st.lists(st.sampled_from(names[::-1]), min_size=1, max_size=4, unique=True))
+    returns = tuple(n for n in names if n in returned)
+    return Program(tuple(given), tuple(statements), returns, draw(st.sampled_from(MODES)))

@@ -1,0 +1,144 @@
+"""Which differences between eager and an execution are by design, which are known upstream bugs, which are new.
+
+A difference (a field of copysuite.fuzz.signature that differs) is first pruned of its consequences (once the call
+raises on one side, every other field of that side is absent; once a write raises, what it reached is absent).
+What remains is dropped where a RULE says the difference is by design (each with its evidence), then matched
+against RECORDS (copysuite.fuzz.records): known upstream bugs, each citing its issue or fix. A program whose every
+remaining difference a record explains is `known`; one with any other difference is `new`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from copysuite.fuzz.records import RECORDS
+from copysuite.fuzz.signature import kind
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    why: str
+    evidence: str
+
+    def allows(self, field: str, eager, other, run) -> bool:
+        return RULE_TESTS[self.name](field, eager, other, run)
+
+
+AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
+
+RULES = (
+    Rule("both_raise", "when eager raises, the execution must raise too, but may re-raise it as a class of its "
+         "own that is an instance of eager's (dynamo's TorchRuntimeError is a RuntimeError: a caller's `except "
+         "RuntimeError` catches both; docs/spec-format.md)", "torch/_dynamo/exc.py (TorchRuntimeError)"),
+    Rule("intermediate_base_not_a_view", "an output that is a view of an intermediate (neither an input nor another "
+         "output) comes back from AOTAutograd as a tensor of its own, not a view: where no other output aliases it, "
+         "or where it or its base does not require grad, the aliasing is hidden (aten._unsafe_view) so that the "
+         "intermediate need not be an output of the graph",
+         "torch/_functorch/_aot_autograd/collect_metadata_analysis.py, Note [Intermediate Bases Optimization] and "
+         "OutputType.non_alias"),
+    Rule("stride_of_size_one_dims", "the stride of a dim of size 0 or 1 is never used to address an element, so "
+         "compilers leave it unspecified (torch's own is_contiguous() skips those dims)",
+         "c10/core/Contiguity.h, _compute_contiguous (size-1 dims are skipped)"),
+    Rule("no_derivative_fails_at_compile", "AOTAutograd traces the backward when it compiles: an op with no "
+         "derivative (set_ on a tensor that requires grad) fails the compiled call, where eager fails at backward",
+         "torch/_functorch/_aot_autograd/graph_capture_wrappers.py, create_joint (the forward and backward are traced together when compiling)"),
+    Rule("outputs_are_siblings", "the compiled region is one autograd node (AOTAutograd's CompiledFunction, a "
+         "torch.autograd.Function): its outputs are siblings, so autograd.grad of one output with respect to another "
+         "that is not its view finds no path (None) where eager's graph went through it",
+         "torch/_functorch/_aot_autograd/runtime_wrappers.py, class CompiledFunction(torch.autograd.Function)"),
+)
+
+RULE_TESTS = {
+    "both_raise": lambda field, eager, other, run: _both_raise(field, eager, other, run),
+    "intermediate_base_not_a_view": lambda field, eager, other, run: _intermediate_view(field, run),
+    "stride_of_size_one_dims": lambda field, eager, other, run: _unused_strides(field, eager, other, run),
+    "no_derivative_fails_at_compile": lambda field, eager, other, run: _no_derivative(field, eager, other, run),
+    "outputs_are_siblings": lambda field, eager, other, run: _siblings(field, eager, other, run),
+}
+
+
+def _both_raise(field: str, eager, other, run) -> bool:
+    if not (kind(field).endswith(".raises") and eager and other and "absent" not in (eager, other)):
+        return False
+    return field != "call||raises" or eager in run.other.error_classes
+
+
+def _intermediate_view(field: str, run) -> bool:
+    section, subject, attribute = field.split("|")
+    if section != "out" or attribute not in ("is_view", "view_of") or run.execution not in AOT:
+        return False
+    return (run.eager.signature.get(f"out|{subject}|view_of") == "an intermediate"
+            and run.other.signature.get(f"out|{subject}|is_view") is False)
+
+
+def _unused_strides(field: str, eager, other, run) -> bool:
+    section, subject, attribute = field.split("|")
+    shape = run.eager.signature.get(f"out|{subject}|shape")
+    if section != "out" or attribute != "stride" or shape != run.other.signature.get(f"out|{subject}|shape"):
+        return False
+    return all(a == b or size <= 1 for a, b, size in zip(eager, other, shape))
+
+
+def _no_derivative(field: str, eager, other, run) -> bool:
+    return (field == "call||raises" and eager is None and run.execution in AOT
+            and run.eager.signature.get("backward||raises") is not None
+            and "derivative for" in (run.other.error or "") and "not implemented" in (run.other.error or ""))
+
+
+def _siblings(field: str, eager, other, run) -> bool:
+    section, subject, _ = field.split("|")
+    if section != "grad" or other is not None or eager is None or run.execution not in AOT:
+        return False
+    of, wrt = subject.split("~")
+    return run.eager.signature.get(f"out|{of}|view_of") != f"out:{wrt}"
+
+
+@dataclass
+class Verdict:
+    status: str            # "same", "by_design", "known" or "new"
+    differences: dict      # {field: [eager, other]} after pruning and the rules
+    allowed: dict          # {field: rule name} dropped by a rule
+    records: tuple         # names of the records that explain the known differences
+    unexplained: tuple     # field kinds no record explains (sorted)
+
+    @property
+    def key(self) -> tuple:
+        """What differs, for dedup: the kinds no record explains, or the records and the kinds they explain."""
+        if self.status == "new":
+            return ("new", *self.unexplained)
+        return ("known", *self.records)
+
+
+def pruned(differences: dict) -> dict:
+    """The differences without their consequences: a side whose call raised has no other field."""
+    if "call||raises" in differences:
+        return {"call||raises": differences["call||raises"]}
+    raised = {f.split("|")[:2][1] for f, (a, b) in differences.items() if kind(f) == "write.raises"}
+    gone = {f for f in differences if f.startswith("write|") and f.split("|")[1] in raised and "reaches" in f}
+    if "backward||raises" in differences:
+        gone |= {f for f in differences if f.startswith("backward|") and f != "backward||raises"}
+    return {f: v for f, v in differences.items() if f not in gone}
+
+
+def judge(run, execution: str, differences: dict) -> Verdict:
+    """The verdict on one run's differences (`differences`: signature.differences of its two sides)."""
+    if not differences:
+        return Verdict("same", {}, {}, (), ())
+    remaining, allowed = {}, {}
+    for field, (eager, other) in pruned(differences).items():
+        rule = next((r for r in RULES if r.allows(field, eager, other, run)), None)
+        if rule:
+            allowed[field] = rule.name
+        else:
+            remaining[field] = [eager, other]
+    if not remaining:
+        return Verdict("by_design", {}, allowed, (), ())
+    matched, unexplained = set(), set()
+    for field, (eager, other) in remaining.items():
+        names = [r.name for r in RECORDS if r.explains(field, eager, other, run, execution)]
+        matched.update(names)
+        if not names:
+            unexplained.add(kind(field))
+    status = "new" if unexplained else "known"
+    return Verdict(status, remaining, allowed, tuple(sorted(matched)), tuple(sorted(unexplained)))
+

@@ -1,0 +1,133 @@
+"""Known upstream bugs the fuzzer meets, as patterns over a run's differences, each citing its issue or fix (the
+evidence) and, where the suite checks it, the spec entry (`entry`) whose record is the same bug.
+
+A record explains one differing field when the execution and the installed torch are its own, the field's kind
+matches `kinds` (a regular expression), and, where given, the program uses one of `ops`, has aliased inputs
+(`aliased`), and the execution's exception matches `message`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import torch
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from copysuite.fuzz.signature import kind
+
+AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
+INDUCTOR = ("compile.inductor", "compile.inductor.dynamic")
+TORCH = Version(Version(torch.__version__).base_version)
+
+
+@dataclass(frozen=True)
+class Record:
+    name: str
+    executions: tuple
+    kinds: str
+    evidence: str
+    note: str
+    torch: str = ">=2.0"
+    ops: tuple = ()
+    aliased: bool = False
+    message: str = ""
+    entry: str = ""
+    caches: bool = False   # only what the compile caches alone produce (differential.run's `uncached`)
+    subclass: bool = False  # only programs with an input that a wrapper subclass holds aliased (TwoTensor(a, a))
+
+    def explains(self, field: str, eager, other, run, execution: str) -> bool:
+        if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
+            return False
+        if self.caches and (run.uncached is None or run.uncached.get(field, "absent") == other):
+            return False   # a caches record explains only what the same program compiled without them does not show
+        if not re.fullmatch(self.kinds, kind(field)):
+            return False
+        if self.ops and not set(self.ops) & set(run.program.ops):
+            return False
+        if self.subclass and not any(i.alias and "TwoTensor(" in i.alias for i in run.program.inputs):
+            return False
+        if self.aliased and not (any(i.alias for i in run.program.inputs) or run.texts.get("warm")):
+            return False
+        return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
+
+
+GH = "https://github.com/pytorch/pytorch/"
+RECORDS = (
+    Record("synthetic_base_identity", AOT,
+           r"pair\.(in~out|out~out)\.same_object|out\.(grad_fn|is_leaf)|write\.raises|backward\.grad",
+           GH + "pull/115279",
+           "aliased inputs are merged into a synthetic base, and an output that was one of them comes back as a new "
+           "view of it: an equal alias, not the object passed", aliased=True, entry="compiled.overlapping_views"),
+    Record("functionalize_identity", ("functionalize",), r"pair\.in~out\.same_object", GH + "pull/172836",
+           "functionalize returns the unwrapped value of an output that is a mutated input: a new tensor",
+           entry="compiled.mutates_input"),
+    Record("functionalize_autograd", ("functionalize",),
+           r"out\.(requires_grad|grad_fn|is_leaf)|backward\..*|grad\.value|write\.raises",
+           "https://github.com/pytorch/functorch/issues/667",
+           "functionalize works on wrapper tensors whose autograd state is their own: outputs are cut from the graph",
+           entry="compiled.mutates_input"),
+    Record("detach_alias_copied", AOT,
+           r"pair\.(out~out|in~out)\.(shares_storage|same_object)|write\.reaches:.*|out\.view_of",
+           GH + "issues/191449", "an output that is a detached alias (detach(), .data) of another output or of an "
+           "intermediate comes back in memory of its own", ops=("detach", "detach_", "data"),
+           entry="compiled.tensor_and_detach"),
+    Record("view_of_overlapping_input", AOT, r"call\.raises", GH + "issues/198095",
+           "an output view of an input merged into a synthetic base is rebuilt by replaying its ViewMeta sequence on "
+           "the base, and the shape comes out wrong", message="incorrect out shape after application of ViewMeta",
+           entry="compiled.view_of_overlapping_input"),
+    Record("synthetic_base_out_of_bounds", AOT, r"call\.raises", GH + "issues/140171",
+           "the mutation of a synthetic base is written back with as_strided_scatter out of the storage's bounds",
+           message=r"as_strided_scatter: .* out of bounds", entry="compiled.overlapping_views:parameter"),
+    Record("data_assignment_version", AOT, r"in\.version_moved", GH + "issues/139152",
+           "dynamo lowers `.data =` to set_() under no_grad, which moves the tensor's version counter",
+           torch="<2.14", ops=("data_assign",), entry="compiled.data_assignment"),
+    Record("data_assignment_strides", INDUCTOR, r"call\.raises", GH + "issues/191337",
+           "inductor asserts an input's strides after `.data =` changed them", ops=("data_assign",),
+           message=r"expected size .* stride", entry="compiled.data_assignment"),
+    Record("no_grad_view_replayed_with_grad", AOT, r"call\.raises", GH + "issues/158561",
+           "a write into a view of an input made under no_grad is replayed with grad mode on, and autograd refuses it",
+           message="A view was created in no_grad mode", entry="compiled.copy_into_view_of_input"),
+    Record("inductor_noop_returns_input", INDUCTOR, r"pair\.in~out\.(same_object|shares_storage)|write\.reaches:.*"
+           r"|out\.(is_view|view_of|grad_fn|is_leaf)|in\.version_moved", GH + "issues/197893",
+           "inductor replaces `x + 0`, `x * 1`, `x ** 1` by its operand, so the output is the input itself (or its "
+           "alias) and a write to it reaches the input (from 2.14)", torch=">=2.14",
+           ops=("plus_zero", "times_one", "minus_zero")),
+    Record("inductor_clone_under_dtype_view_removed", INDUCTOR,
+           r"pair\.in~out\.(same_object|shares_storage)|write\.reaches:.*|in\.(values|version_moved)",
+           "docs/upstream-reports/clone_dtype_view_aliases_input_inductor.py", "a clone of an input seen through a "
+           "dtype view and a no-op (`** 1`) is removed by inductor: the output lives in the input's memory "
+           "(2.8.0 ... 2.14.1; closest: issue 197893)", ops=("pow_one",)),
+    Record("resize_on_alias", AOT, r"out\.(shape|stride|values|offset)|pair\..*|write\.reaches:.*",
+           GH + "issues/191449", "resize_() on a view or alias inside the compiled function: the other aliases "
+           "(here contiguous()'s result, which is the tensor itself) keep the old metadata", ops=("resize_",)),
+    Record("data_assignment_on_aliased_inputs", AOT,
+           r"in\.(geometry|values|version_moved)|out\.(stride|values|offset|shape)|pair\..*|write\.reaches:.*",
+           GH + "issues/94773", "`.data =` on an input that another input (or a view) aliases: the compiled "
+           "function rebuilds the aliases from their synthetic base with the old metadata (issue 94773, open, is "
+           "`.data =` with a live alias; docs/upstream-reports/data_assign_aliased_input.py)", ops=("data_assign",),
+           entry="generated.data_assign_on_aliased_input"),
+    Record("aliased_leaf_and_view_mutated", AOT, r"call\.raises", "docs/upstream-reports/aliased_leaf_view_mutation.py",
+           "a leaf that requires grad and a view of it passed together, one written without autograd (no_grad, an "
+           "integer dtype view): AOTAutograd asserts that aliased inputs are all leaves or none",
+           message="any_leaf=True != all_leaf=False", aliased=True),
+    Record("inplace_view_of_intermediate_returned_as_view", AOT,
+           r"out\.(is_view|view_of)|write\.raises|grad\.value|pair\.out~out\.same_object",
+           "docs/upstream-reports/inplace_view_of_intermediate.py", "an intermediate changed by an in-place view op "
+           "(transpose_, squeeze_, unsqueeze_, as_strided_) is not a view in eager (issue 47704) but comes back as "
+           "a view of another intermediate, which refuses in-place writes",
+           ops=("transpose_", "squeeze_", "unsqueeze_", "as_strided_")),
+    Record("complex_copy_requires_grad", INDUCTOR, r"out\.(requires_grad|grad_fn|is_leaf)|backward\..*|write\.raises",
+           "docs/upstream-reports/complex_copy_requires_grad_inductor.py", "a copy of a complex tensor (to(), "
+           "a conversion) comes out of inductor requiring grad under no_grad: the convert_element_type fallback "
+           "copies the input's requires_grad", ops=("to_float64", "to_same", "clone", "contiguous", "detach_clone")),
+    Record("aliasing_below_subclass", AOT, r".*", GH + "issues/114415",
+           "inputs that alias below a wrapper subclass (TwoTensor holding the same tensor twice, or a tensor also "
+           "passed on its own) are not seen as aliased by AOTAutograd: a write through one fails its functional "
+           "graph check or is lost", subclass=True),
+    Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
+           "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
+           "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
+           "(PR 184694, closed, added it; docs/upstream-reports/cache_serves_aliased_graph.py)", aliased=True,
+           caches=True),
+)

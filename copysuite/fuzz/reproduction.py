@@ -1,0 +1,71 @@
+"""A finding's standalone reproduction: a script that builds the inputs, runs the program eagerly and under the
+execution with the text the fuzzer ran (copysuite.fuzz.differential.Run.texts), and prints what a caller sees of
+each side, then the caller's next step that differs (an in-place write to an output, backward, autograd.grad)."""
+from __future__ import annotations
+
+import platform
+
+import torch
+
+from copysuite.fuzz.differential import cache_lines, call_lines
+
+SHOW = '''
+def show(side, outputs, inputs):
+    """What a caller sees: each output's geometry, view and autograd state, values; the inputs after; sharing."""
+    for name, t in outputs:
+        print(side, name, tuple(t.shape), t.stride(), t.storage_offset(), "view" if t._is_view() else "not a view",
+              "requires_grad" if t.requires_grad else "", "leaf" if t.is_leaf else "non-leaf",
+              t.detach().reshape(-1)[:8].tolist())
+    for name, t in inputs:
+        print(side, "input", name, "version", t._version, t.detach().reshape(-1)[:8].tolist())
+    named = outputs + inputs
+    for i, (n1, t1) in enumerate(named):
+        for n2, t2 in named[i + 1:]:
+            if t1.untyped_storage().data_ptr() == t2.untyped_storage().data_ptr():
+                print(side, n1, "is" if t1 is t2 else "shares storage with", n2)
+'''
+
+
+def _next_step(differences: dict, program) -> list[str]:
+    """The caller's next step whose outcome differs, as lines over the returned names, or none."""
+    for field in differences:
+        section, subject, _ = field.split("|")
+        if section == "write":
+            op = f"{subject}.logical_not_() if {subject}.dtype == torch.bool else {subject}.add_(1)"
+            return ["try:", f"    {op}", "except Exception as exc:", "    print(side, 'write raised', repr(exc))",
+                    "show(side, outputs, inputs)"]
+        if section == "backward":
+            leaves = ", ".join(f"({n!r}, {n}.grad)" for n in program.leaves)
+            return ["try:", "    sum(t.sum() for _, t in outputs if t.requires_grad).backward()",
+                    f"    print(side, 'grads', [{leaves}])", "except Exception as exc:",
+                    "    print(side, 'backward raised', repr(exc))"]
+        if section == "grad":
+            of, wrt = subject.split("~")
+            return ["try:", f"    print(side, torch.autograd.grad({of}.sum(), {wrt}, allow_unused=True))",
+                    "except Exception as exc:", "    print(side, 'autograd.grad raised', repr(exc))"]
+    return []
+
+
+def script(finding_run, execution: str, caches: str, differences: dict) -> str:
+    """The reproduction of one run (copysuite.fuzz.differential.Run) whose `differences` were judged a finding."""
+    program = finding_run.program
+    outputs = "[" + ", ".join(f"({n!r}, {n})" for n in program.returns) + "]"
+    inputs = "[" + ", ".join(f"({n!r}, {n})" for n in program.input_names) + "]"
+    lines = [(f'"""copysuite fuzz finding under {execution} (compile caches {caches}); found with torch '
+              f'{torch.__version__}, python {platform.python_version()}.'), "Differs (eager, then the execution):"]
+    lines += [f"  {field}: {pair[0]!r} -> {pair[1]!r}" for field, pair in list(differences.items())[:12]]
+    lines += ['"""', "import torch", *cache_lines(caches), SHOW]
+    eager_call = call_lines(program, "eager")[1]
+    step = _next_step(differences, program)
+    saved = "inputs = " + inputs
+    for side, define, call in (("eager", [], eager_call),
+                               (execution, finding_run.texts["define"], finding_run.texts["call"])):
+        lines.append(f"side = {side!r}")
+        if side != "eager" and finding_run.texts["warm"]:
+            lines += ["# first compiled for the aliased inputs, in a function of its own:",
+                      *finding_run.texts["warm"]]
+        lines += [*define, *program.input_lines(), saved, "try:", *[f"    {x}" for x in call],
+                  "except Exception as exc:", "    print(side, 'raised', repr(exc))", "else:",
+                  f"    outputs = {outputs}", "    show(side, outputs, inputs)",
+                  *[f"    {x}" for x in step], ""]
+    return "\n".join(lines)

@@ -1,0 +1,138 @@
+"""The fuzzer (copysuite/fuzz/, `python -m copysuite fuzz`): a short fixed-seed run whose findings are all known, the
+same programs for the same seed, what a program prints is what runs, and each torch.compile fault of the catalog
+caught by the fuzzer alone (opt-in: COPYSUITE_FUZZ_FAULTS=1, a fuzz run per fault)."""
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+from packaging.version import Version
+from hypothesis import HealthCheck, Phase, given, seed, settings
+
+from copysuite.run.executions import EXECUTORS
+from tests.faults.topics import compiled as compile_faults
+from tests.faults.fault import CATALOG
+from copysuite.fuzz import (
+    command,
+    differential,
+    generate,
+    model,
+    reproduction,
+    signature,
+)
+from copysuite.fuzz.generate import Input, Program, Statement
+
+TORCH = Version(Version(torch.__version__).base_version)
+CI_EXECUTION, CI_PROGRAMS = "compile.aot_eager", 40
+FAULT_EXECUTION, FAULT_PROGRAMS = "compile.eager", 120
+needs_compile = pytest.mark.skipif(EXECUTORS[CI_EXECUTION].skip_reason() is not None,
+                                   reason=str(EXECUTORS[CI_EXECUTION].skip_reason()))
+
+
+def drawn(count: int, at: int = 0) -> list[str]:
+    texts = []
+
+    @seed(at)
+    @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(generate.programs())
+    def collect(program):
+        texts.append(program.text())
+
+    collect()
+    return texts
+
+
+def test_a_seed_draws_the_same_programs():
+    assert drawn(30) == drawn(30)
+    assert drawn(30) != drawn(30, at=1)
+
+
+@needs_compile
+def test_a_short_fixed_seed_run_finds_only_known_divergences():
+    """What CI runs: every finding of the fixed seed is explained by a record (a new one prints its program)."""
+    report = command.search(CI_EXECUTION, seed=0, programs=CI_PROGRAMS)
+    new = [f for f in report["findings"] if f["status"] == "new"]
+    assert report["counts"]["programs"] == CI_PROGRAMS
+    assert not new, command.summary(report)
+
+
+@needs_compile
+def test_the_reproduction_is_the_text_that_ran(tmp_path):
+    """A program whose compiled output loses its identity under an injected fault: the reproduction, run alone,
+    prints that the eager output is the input and the compiled one is not."""
+    program = Program((Input("a"),), (Statement("t1", "add_", ("a",)),), ("t1",))
+    fault = next(f for f in CATALOG if f.name == "compile_returns_new_object_for_input")
+    with fault.applied():
+        run = differential.run(program, FAULT_EXECUTION)
+    differences = signature.differences(run.eager.signature, run.other.signature)
+    assert differences["pair|in:a~out:t1|same_object"] == [True, False]
+    path = tmp_path / "repro.py"
+    path.write_text(reproduction.script(run, FAULT_EXECUTION, "off", differences))
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "eager t1 is a" in out
+    assert f"{FAULT_EXECUTION} t1 is a" in out   # unfaulted in its own process: the compiled side holds
+
+
+def test_by_design_rules_and_pruning():
+    """A call that raises on one side is only that difference; both raising is by design when the execution's
+    exception is an instance of eager's class, and a finding when it is not."""
+    both = {"call||raises": ["RuntimeError", "TorchRuntimeError"]}
+    program = Program((Input("a"),), (), ("a",))
+    wrapped = differential.Side({}, "TorchRuntimeError: x", ("TorchRuntimeError", "RuntimeError", "Exception"))
+    run = differential.Run(program, differential.Side({}, None), wrapped, {}, CI_EXECUTION)
+    assert model.judge(run, CI_EXECUTION, both).status == "by_design"
+    other = differential.Side({}, "BackendCompilerFailed: x", ("BackendCompilerFailed", "Exception"))
+    run = differential.Run(program, differential.Side({}, None), other, {}, CI_EXECUTION)
+    assert model.judge(run, CI_EXECUTION, {"call||raises": ["RuntimeError", "BackendCompilerFailed"]}).status == "new"
+    one = {"call||raises": [None, "BackendCompilerFailed"], "out|t1|values": [[1.0], "absent"]}
+    judged = model.judge(run, CI_EXECUTION, one)
+    assert judged.status == "new" and judged.unexplained == ("call.raises",)
+
+
+def compile_faults_of_catalog():
+    return [f for f in CATALOG if f.patch.__module__ == compile_faults.__name__]
+
+
+@pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ_FAULTS") != "1",
+                    reason="opt-in (COPYSUITE_FUZZ_FAULTS=1): a fuzz run per compile fault")
+@pytest.mark.timeout(900)
+def test_each_compile_fault_is_caught_by_the_fuzzer_alone():
+    """Each torch.compile fault of the catalog, applied, makes the same seed find a divergence the unfaulted run
+    does not have."""
+    assert len(compile_faults_of_catalog()) == 7
+    baseline = command.search(FAULT_EXECUTION, seed=0, programs=FAULT_PROGRAMS, shrink_attempts=0)
+    known = {tuple(f["key"]) for f in baseline["findings"]}
+    missed = []
+    for fault in compile_faults_of_catalog():
+        with fault.applied():
+            report = command.search(FAULT_EXECUTION, seed=0, programs=FAULT_PROGRAMS, shrink_attempts=0)
+        caught = [f for f in report["findings"] if tuple(f["key"]) not in known]
+        if not caught:
+            missed.append(fault.name)
+    assert not missed, f"not caught in {FAULT_PROGRAMS} programs: {missed}"
+
+
+@pytest.mark.skipif(EXECUTORS["compile.inductor"].skip_reason() is not None,
+                    reason=str(EXECUTORS["compile.inductor"].skip_reason()))
+@pytest.mark.skipif(TORCH < Version("2.13"), reason="the caches' aliasing bug was checked on 2.13.0 and 2.14.1 only")
+def test_the_caches_mode_tells_a_served_graph_apart(tmp_path, monkeypatch):
+    """Aliased inputs (a, a[1:]) written through a, then the same program on separate tensors in a new function:
+    with the caches on, the graph compiled for the aliases is served (docs/upstream-reports/
+    cache_serves_aliased_graph.py) and the fuzzer names the caches' record; compiled with the caches off, the same
+    twin holds, so nothing else is blamed on them."""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path))
+    program = Program((Input("a", shape=(4,)), Input("b", alias="a[1:]")),
+                      (Statement("t1", "add_", ("a",)), Statement("t2", "times_two", ("b",))), ("t2",))
+    verdicts = {}
+    try:
+        for caches in ("off", "on"):
+            differential.configure(caches)
+            run = differential.run(program, "compile.inductor", caches)
+            differences = signature.differences(run.eager.signature, run.other.signature)
+            verdicts[caches] = model.judge(run, "compile.inductor", differences)
+    finally:
+        differential.configure("off")
+    assert verdicts["off"].status == "same", verdicts["off"]
+    assert (verdicts["on"].status, verdicts["on"].records) == ("known", ("cache_serves_aliased_graph",)), verdicts["on"]
