@@ -22,7 +22,7 @@ import torch
 
 from benchmarks import grid
 from benchmarks.spec_ops import bound, load_spec_ops, source_ndim
-from benchmarks.timing import SLOWDOWN
+from benchmarks.timing import SLOWDOWN, repetitions
 
 
 def rounds_of(call, rounds: int, round_seconds: float, slowdown: float = 1.0) -> list[float]:
@@ -30,14 +30,7 @@ def rounds_of(call, rounds: int, round_seconds: float, slowdown: float = 1.0) ->
     `slowdown` (BENCH_INJECT_SLOWDOWN, the gate's self-test) each round busy-waits until it has lasted `slowdown`
     times its calls: every op, however short, is then that much slower, loop overhead included (a busy wait after
     each call would slow the shortest ops by only a few percent: the wait's own clock reads cost both sides alike)."""
-    n = 1
-    while True:
-        start = time.perf_counter()
-        for _ in range(n):
-            call()
-        if time.perf_counter() - start >= round_seconds:
-            break
-        n *= 2
+    n = repetitions(call, round_seconds)
     out = []
     for _ in range(rounds):
         start = time.perf_counter()

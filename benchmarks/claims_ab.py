@@ -22,6 +22,7 @@ from pathlib import Path
 
 from benchmarks import claims
 from benchmarks.ab import FIXED_MALLOC, T_QUANTILE
+from benchmarks.timing import repetitions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,15 +31,7 @@ def interleaved(calls: dict, rounds: int, round_seconds: float) -> dict:
     """label -> the fastest of `rounds` rounds (seconds per call), the labels timed in turn within each round."""
     reps = {}
     for label, call in calls.items():
-        n = 1
-        while True:
-            start = time.perf_counter()
-            for _ in range(n):
-                call()
-            if time.perf_counter() - start >= round_seconds:
-                break
-            n *= 2
-        reps[label] = n
+        reps[label] = repetitions(call, round_seconds)
     best = dict.fromkeys(calls, float("inf"))
     order = list(calls)
     for r in range(rounds):

@@ -21,6 +21,19 @@ ROUND_TARGET = 50e-6   # seconds: short calls are repeated within a round so the
 MAX_ROUNDS = 20000
 
 
+def repetitions(call, round_seconds: float) -> int:
+    """How many calls in a row last at least `round_seconds` (doubling from one): a round of the A/B gate's
+    processes and of the claims' paired timings."""
+    n = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(n):
+            call()
+        if time.perf_counter() - start >= round_seconds:
+            return n
+        n *= 2
+
+
 def synchronized(fn, device: str):
     if device != "cuda":
         return fn
