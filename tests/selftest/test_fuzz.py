@@ -1,6 +1,7 @@
 """The fuzzer (copysuite/fuzz/, `python -m copysuite fuzz`): a short fixed-seed run whose findings are all known, the
 same programs for the same seed, what a program prints is what runs, and each torch.compile fault of the catalog
-caught by the fuzzer alone (opt-in: COPYSUITE_FUZZ_FAULTS=1, a fuzz run per fault)."""
+caught by the fuzzer alone (opt-in: COPYSUITE_FUZZ_FAULTS=1, a fuzz run per fault), and the caches mode
+(opt-in: COPYSUITE_FUZZ_CACHES=1); .ci/run runs both."""
 import os
 import subprocess
 import sys
@@ -117,6 +118,9 @@ def test_each_compile_fault_is_caught_by_the_fuzzer_alone():
 @pytest.mark.skipif(EXECUTORS["compile.inductor"].skip_reason() is not None,
                     reason=str(EXECUTORS["compile.inductor"].skip_reason()))
 @pytest.mark.skipif(TORCH < Version("2.13"), reason="the caches' aliasing bug was checked on 2.13.0 and 2.14.1 only")
+@pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ_CACHES") != "1",
+                    reason="opt-in (COPYSUITE_FUZZ_CACHES=1, a step of .ci/run): inductor compiles the program three "
+                           "times, caches on and off")
 def test_the_caches_mode_tells_a_served_graph_apart(tmp_path, monkeypatch):
     """Aliased inputs (a, a[1:]) written through a, then the same program on separate tensors in a new function:
     with the caches on, the graph compiled for the aliases is served (docs/upstream-reports/
