@@ -6,7 +6,7 @@ it ran with its time and exit status, and the executions it cut short (`partial`
 it to say which machine and run each column came from and to mark a partial column; an outcome file without a sidecar
 is described by its own `platform` field.
 
-    {"format": "copysuite-run-source/1", "run": "h100-torch2.11.0-cu130-2026-11-26", "machine": "NVIDIA H100 ...",
+    {"format": "copysuite-run-source/1", "run": "h100-torch2.11.0-cu130-YYYY-MM-DD", "machine": "NVIDIA H100 ...",
      "environment": {"torch": "2.11.0+cu130", "cuda": "13.0", ...}, "commit": "628f5da",
      "partial": {"compile.inductor.dynamic": "stopped at 186 s (SIGINT)"}, "steps": [...]}
 """
