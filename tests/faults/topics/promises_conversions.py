@@ -10,7 +10,6 @@ from tests.faults import original
 from tests.faults.fault import opt_in_fault as fault  # every fault of this module is opt-in (Fault.opt_in)
 
 # the originals this module patches or calls, captured before any fault is applied (tests/faults/fault.py's rule)
-_tensor = torch.tensor
 _detach_ = original.T.detach_
 _is_view = original.T._is_view
 _BUILD = ("copysuite/strategies/cases.py:build",)
@@ -158,7 +157,7 @@ def _():
        contact_note="Case.build's `torch.tensor([...])` takes a list: the original runs unchanged")
 def _():
     def tensor(data, *args, **kwargs):
-        out = _tensor(data, *args, **kwargs)
+        out = original.tensor(data, *args, **kwargs)
         return original.detach(data) if isinstance(data, torch.Tensor) and not args and not kwargs else out
     return [(torch, "tensor", tensor)]
 
@@ -169,7 +168,7 @@ def _():
        contact_note="Case.build's `torch.tensor([...])` takes a list: the original runs unchanged")
 def _():
     def tensor(data, *args, **kwargs):
-        out = _tensor(data, *args, **kwargs)
+        out = original.tensor(data, *args, **kwargs)
         return original.clone(data) if isinstance(data, torch.Tensor) and data.requires_grad else out
     return [(torch, "tensor", tensor)]
 
@@ -180,7 +179,7 @@ def _():
                                             "original runs unchanged")
 def _():
     def tensor(data, *args, requires_grad=False, **kwargs):
-        return _tensor(data, *args, **kwargs)
+        return original.tensor(data, *args, **kwargs)
     return [(torch, "tensor", tensor)]
 
 
@@ -209,7 +208,7 @@ def _():
 def _():
     def new_tensor(self, data, *args, **kwargs):
         if _dtype_arg(args, kwargs) is None and not isinstance(data, torch.Tensor):
-            kwargs = {**kwargs, "dtype": _tensor(data).dtype}
+            kwargs = {**kwargs, "dtype": original.tensor(data).dtype}
         return original.new_tensor(self, data, *args, **kwargs)
     return [(original.T, "new_tensor", new_tensor)]
 

@@ -11,10 +11,7 @@ from tests.faults.fault import opt_in_fault as fault  # every fault of this modu
 # the originals this module patches or calls, captured before any fault is applied (tests/faults/fault.py's rule)
 _getitem = original.T.__getitem__
 _transpose = original.T.transpose
-_as_strided = original.T.as_strided
-_copy_ = original.T.copy_
 _new_empty = original.T.new_empty
-_from_dlpack = torch.from_dlpack
 _storage = original.T.storage
 _param_deepcopy = torch.nn.Parameter.__deepcopy__
 _future = torch.__future__
@@ -31,8 +28,8 @@ def _():
             return out
         extent = 1 + sum((n - 1) * abs(s) for n, s in zip(self.shape, strides))
         with original.no_grad():
-            gapped = _as_strided(_new_empty(self, (extent,)), self.shape, strides)
-            _copy_(gapped, self)
+            gapped = original.as_strided(_new_empty(self, (extent,)), self.shape, strides)
+            original.copy_(gapped, self)
         return gapped
     return [(original.T, "clone", clone)]
 
@@ -77,7 +74,7 @@ def _():
     def from_dlpack(ext, *args, **kwargs):
         if not hasattr(ext, "__dlpack__"):
             raise TypeError("from_dlpack: a DLPack capsule is not accepted")
-        return _from_dlpack(ext, *args, **kwargs)
+        return original.from_dlpack(ext, *args, **kwargs)
     return [(torch, "from_dlpack", from_dlpack)]
 
 

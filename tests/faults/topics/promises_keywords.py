@@ -12,7 +12,6 @@ from tests.faults.fault import fault
 
 
 # the originals this module patches or calls, captured before any fault is applied (tests/faults/fault.py's rule)
-_from_dlpack = torch.from_dlpack
 _BUILD = ("copysuite/strategies/cases.py:build",)
 
 
@@ -54,7 +53,7 @@ def _():
        expected=[("dlpack.copy_false", "shares_storage"), ("dlpack.copy_false", "writes_through")])
 def _():
     def from_dlpack(ext, *args, **kwargs):
-        out = _from_dlpack(ext, *args, **kwargs)
+        out = original.from_dlpack(ext, *args, **kwargs)
         return original.clone(out) if kwargs.get("copy") is False else out
     return [(torch, "from_dlpack", from_dlpack)]
 

@@ -13,7 +13,6 @@ from tests.faults import original
 from tests.faults.fault import opt_in_fault as fault  # every fault of this module is opt-in (Fault.opt_in)
 
 # the originals this module patches or calls, captured before any fault is applied (tests/faults/fault.py's rule)
-_tensor = torch.tensor
 _tolist = original.T.tolist
 _BUILD = ("copysuite/strategies/cases.py:build",)
 
@@ -74,7 +73,7 @@ def _():
     def tensor(data, *args, **kwargs):
         if isinstance(data, torch.Tensor) and kwargs.get("dtype") is None:
             kwargs = {**kwargs, "dtype": torch.get_default_dtype()}
-        return _tensor(data, *args, **kwargs)
+        return original.tensor(data, *args, **kwargs)
     return [(torch, "tensor", tensor)]
 
 
@@ -85,7 +84,7 @@ def _():
     def tensor(data, *args, **kwargs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return _tensor(data, *args, **kwargs)
+            return original.tensor(data, *args, **kwargs)
     return [(torch, "tensor", tensor)]
 
 
@@ -96,10 +95,10 @@ def _():
 def _():
     def tensor(data, *args, **kwargs):
         if isinstance(data, torch.Tensor) and data.is_conj():
-            return original.conj(_tensor(original.conj(data), *args, **kwargs))
+            return original.conj(original.tensor(original.conj(data), *args, **kwargs))
         if isinstance(data, torch.Tensor) and data.is_neg():
-            return original.neg_view(_tensor(original.neg_view(data), *args, **kwargs))
-        return _tensor(data, *args, **kwargs)
+            return original.neg_view(original.tensor(original.neg_view(data), *args, **kwargs))
+        return original.tensor(data, *args, **kwargs)
     return [(torch, "tensor", tensor)]
 
 

@@ -13,22 +13,12 @@ from tests.faults.fault import opt_in_fault as fault  # every fault of this modu
 # the originals this module patches or calls, captured before any fault is applied (tests/faults/fault.py's rule)
 _reduce_ex = original.T.__reduce_ex__
 _unbind = original.T.unbind
-_contiguous = original.T.contiguous
 _resolve_conj = original.T.resolve_conj
 _resolve_neg = original.T.resolve_neg
-_save = torch.save
-_load = torch.load
 _nested_tensor = getattr(torch.nested, "nested_tensor", None)
 _as_nested_tensor = getattr(torch.nested, "as_nested_tensor", None)
 _future = torch.__future__
-_module_to = torch.nn.Module.to
-_load_state_dict = torch.nn.Module.load_state_dict
 _new_empty = original.T.new_empty
-_copy_ = original.T.copy_
-_set_ = original.T.set_
-_view = original.T.view
-_from_numpy = torch.from_numpy
-_no_grad = torch.no_grad
 _saved = {}   # load_returns_saved_objects: id(file object) -> what torch.save wrote there
 _RUNNER = ("copysuite/run/execute.py:<dictcomp>",)
 _RUNNER_NOTE = ("the runner reads torch.__future__'s switches before each program to restore them after it: it reads "
@@ -60,10 +50,10 @@ def _():
                  ("torch.save.views:weights_only_true", "strides[v]")])
 def _():
     def plain(t):
-        return _contiguous(original.detach(t)) if not isinstance(t, torch.nn.Parameter) else t
+        return original.contiguous(original.detach(t)) if not isinstance(t, torch.nn.Parameter) else t
 
     def load(f, *args, **kwargs):
-        return _tensors(_load(f, *args, **kwargs), plain)
+        return _tensors(original.load(f, *args, **kwargs), plain)
     return [(torch, "load", load)]
 
 
@@ -74,7 +64,7 @@ def _():
     def save(obj, f, *args, **kwargs):
         if isinstance(obj, dict):
             obj = type(obj)((k, original.clone(v) if isinstance(v, torch.Tensor) else v) for k, v in obj.items())
-        return _save(obj, f, *args, **kwargs)
+        return original.save(obj, f, *args, **kwargs)
     return [(torch, "save", save)]
 
 
@@ -83,7 +73,7 @@ def _():
        expected=[("torch.save.lazy_bits", "is_conj"), ("torch.save.lazy_bits", "is_neg")], examples=25)
 def _():
     def save(obj, f, *args, **kwargs):
-        return _save(_tensors(obj, lambda t: _resolve_neg(_resolve_conj(t))), f, *args, **kwargs)
+        return original.save(_tensors(obj, lambda t: _resolve_neg(_resolve_conj(t))), f, *args, **kwargs)
     return [(torch, "save", save)]
 
 
@@ -92,7 +82,7 @@ def _():
 def _():
     def load(f, *args, **kwargs):
         warnings.warn("You are using torch.load with weights_only=False", FutureWarning, stacklevel=2)
-        return _load(f, *args, **kwargs)
+        return original.load(f, *args, **kwargs)
     return [(torch, "load", load)]
 
 
@@ -152,7 +142,7 @@ def _():
        expected=[("Module.to:same_dtype", "shares_storage[orig]")])
 def _():
     def to(self, *args, **kwargs):
-        out = _module_to(self, *args, **kwargs)
+        out = original.module_to(self, *args, **kwargs)
         for p in self.parameters():
             p.data = original.clone(p.data)
         return out
@@ -171,7 +161,7 @@ def _():
        expected=[("Module.load_state_dict:assign", "requires_grad")])
 def _():
     def load_state_dict(self, state_dict, strict=True, assign=False):
-        out = _load_state_dict(self, state_dict, strict=strict, assign=assign)
+        out = original.load_state_dict(self, state_dict, strict=strict, assign=assign)
         if assign:
             for p in self.parameters():
                 if p.is_floating_point() or p.is_complex():
@@ -196,10 +186,10 @@ def _():
 def _():
     def save(obj, f, *args, **kwargs):
         _saved[id(f)] = obj
-        return _save(obj, f, *args, **kwargs)
+        return original.save(obj, f, *args, **kwargs)
 
     def load(f, *args, **kwargs):
-        out = _load(f, *args, **kwargs)
+        out = original.load(f, *args, **kwargs)
         return _saved.pop(id(f), out)
     return [(torch, "save", save), (torch, "load", load)]
 
@@ -209,11 +199,11 @@ def _():
 def _():
     def save(obj, f, *args, **kwargs):
         if isinstance(obj, torch.Tensor) and obj.layout == torch.strided:
-            with _no_grad():
+            with original.no_grad():
                 big = _new_empty(obj, (obj.numel() + 8,))
-                _copy_(big[:obj.numel()], obj.reshape(-1))
-                obj = _view(big[:obj.numel()], obj.shape)
-        return _save(obj, f, *args, **kwargs)
+                original.copy_(big[:obj.numel()], obj.reshape(-1))
+                obj = original.view(big[:obj.numel()], obj.shape)
+        return original.save(obj, f, *args, **kwargs)
     return [(torch, "save", save)]
 
 
@@ -221,7 +211,7 @@ def _():
        entries=["torch.save.views:weights_only_true"], expected=[("torch.save.views:weights_only_true", "device")])
 def _():
     def load(f, *args, map_location=None, **kwargs):
-        return _load(f, *args, map_location=map_location or "meta", **kwargs)
+        return original.load(f, *args, map_location=map_location or "meta", **kwargs)
     return [(torch, "load", load)]
 
 
@@ -230,7 +220,7 @@ def _():
        expected=[("torch.load:mmap_buffer", "raises"), ("torch.load:mmap_legacy_format", "raises")])
 def _():
     def load(f, *args, mmap=None, **kwargs):
-        return _load(f, *args, **kwargs)
+        return original.load(f, *args, **kwargs)
     return [(torch, "load", load)]
 
 
@@ -239,12 +229,12 @@ def _():
 def _():
     def view(self, *shape):
         try:
-            return _view(self, *shape)
+            return original.view(self, *shape)
         except RuntimeError:
             if len(shape) == 1 and isinstance(shape[0], int) and shape[0] > self.numel():
                 out = torch.zeros(shape[0], dtype=self.dtype, device=self.device)
-                with _no_grad():
-                    _copy_(out[:self.numel()], self.reshape(-1))
+                with original.no_grad():
+                    original.copy_(out[:self.numel()], self.reshape(-1))
                 return out
             raise
     return [(original.T, "view", view)]
@@ -269,7 +259,7 @@ def _():
     def from_numpy(array):
         if array.dtype == "float16":
             raise TypeError("can't convert np.ndarray of type numpy.float16")
-        return _from_numpy(array)
+        return original.from_numpy(array)
     return [(torch, "from_numpy", from_numpy)]
 
 
@@ -279,5 +269,5 @@ def _():
     def set_(self, *args, **kwargs):
         if len(args) == 4:
             args = (args[0], 0, *args[2:])
-        return _set_(self, *args, **kwargs)
+        return original.set_(self, *args, **kwargs)
     return [(original.T, "set_", set_)]

@@ -10,17 +10,11 @@ from tests.faults.fault import opt_in_fault as fault  # every fault of this modu
 
 # the originals this module patches or calls, captured before any fault is applied (tests/faults/fault.py's rule)
 _BASE = vars(getattr(torch._C, "TensorBase", None) or torch._C._TensorBase)
-_from_dlpack = torch.from_dlpack
 _dlpack = original.T.__dlpack__
 _setitem = original.T.__setitem__
-_values = original.T.values
-_indices = original.T.indices
-_coalesce = original.T.coalesce
 _to_dense = original.T.to_dense
 _resolve_conj = original.T.resolve_conj
 _version = _BASE["_version"]
-_state_dict = torch.nn.Module.state_dict
-_load = torch.load
 _as_nested_tensor = getattr(torch.nested, "as_nested_tensor", None)
 _future = torch.__future__
 _BUILD = ("copysuite/strategies/cases.py:build",)
@@ -54,7 +48,7 @@ def _():
        "input's", entries=["dlpack.capsule"], expected=[("dlpack.capsule", "device")])
 def _():
     def from_dlpack(ext, *args, **kwargs):
-        out = _from_dlpack(ext, *args, **kwargs)
+        out = original.from_dlpack(ext, *args, **kwargs)
         return original.to(out, "meta") if not hasattr(ext, "__dlpack__") and kwargs.get("device") is None else out
     return [(torch, "from_dlpack", from_dlpack)]
 
@@ -65,7 +59,7 @@ def _():
     def from_dlpack(ext, *args, **kwargs):
         if kwargs.get("copy"):
             kwargs = {**kwargs, "copy": None}
-        return _from_dlpack(ext, *args, **kwargs)
+        return original.from_dlpack(ext, *args, **kwargs)
     return [(torch, "from_dlpack", from_dlpack)]
 
 
@@ -118,9 +112,9 @@ def _():
 def _():
     def coalescing(real):
         def accessor(self):
-            return real(_coalesce(self) if self.is_sparse and not self.is_coalesced() else self)
+            return real(original.coalesce(self) if self.is_sparse and not self.is_coalesced() else self)
         return accessor
-    return [(original.T, "values", coalescing(_values)), (original.T, "indices", coalescing(_indices))]
+    return [(original.T, "values", coalescing(original.values)), (original.T, "indices", coalescing(original.indices))]
 
 
 @fault("deepcopy_detaches_non_leaves", "copy.deepcopy of a non-leaf copies it detached instead of raising",
@@ -137,7 +131,7 @@ def _():
        entries=["Module.state_dict"], expected=[("Module.state_dict", "same_object")])
 def _():
     def state_dict(self, *args, keep_vars=False, **kwargs):
-        return _state_dict(self, *args, keep_vars=True, **kwargs)
+        return original.state_dict(self, *args, keep_vars=True, **kwargs)
     return [(torch.nn.Module, "state_dict", state_dict)]
 
 
@@ -157,7 +151,7 @@ def _():
        expected=[("torch.load:weights_only_refuses", "raises"), ("torch.load:default_refuses", "raises")])
 def _():
     def load(f, *args, weights_only=None, **kwargs):
-        return _load(f, *args, weights_only=False, **kwargs)
+        return original.load(f, *args, weights_only=False, **kwargs)
     return [(torch, "load", load)]
 
 
@@ -165,7 +159,7 @@ def _():
        "saved from)", entries=["torch.load:map_location_meta"], expected=[("torch.load:map_location_meta", "device")])
 def _():
     def load(f, *args, map_location=None, **kwargs):
-        return _load(f, *args, **kwargs)
+        return original.load(f, *args, **kwargs)
     return [(torch, "load", load)]
 
 

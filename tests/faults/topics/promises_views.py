@@ -20,20 +20,12 @@ _methods = {name: getattr(original.T, name) for name in _VIEW_METHODS + _SPLITS}
 _properties = {name: _BASE[name] for name in _VIEW_PROPERTIES}
 _view_as_real = torch.view_as_real
 _reshape_as = original.T.reshape_as
-_flatten = original.T.flatten
-_reshape = original.T.reshape
 _type = original.T.type
 _type_as = original.T.type_as
 _float = original.T.float
 _int = original.T.int
 _half = original.T.half
-_double = original.T.double
-_from_dlpack = torch.from_dlpack
-_coalesce = original.T.coalesce
 _coalesced_ = original.T._coalesced_
-_module_to = torch.nn.Module.to
-_state_dict = torch.nn.Module.state_dict
-_load_state_dict = torch.nn.Module.load_state_dict
 
 
 def _copy_of(real):
@@ -79,7 +71,7 @@ def _():
         try:
             return original.view(self, *shape)
         except RuntimeError:
-            return _reshape(self, *shape)
+            return original.reshape(self, *shape)
     return [(original.T, "view", view)]
 
 
@@ -105,7 +97,7 @@ def _():
 @fault("flatten_always_copies", "flatten() copies even when it could return a view (or the input itself)",
        entries=["flatten"], expected=[("flatten", "shares_storage"), ("flatten", "autograd_view")])
 def _():
-    return [(original.T, "flatten", _copy_of(_flatten))]
+    return [(original.T, "flatten", _copy_of(original.flatten))]
 
 
 # ---- casts that need not convert ------------------------------------------------------------------------------------
@@ -144,7 +136,7 @@ def _():
             out = real(self, memory_format=memory_format)
             return original.detach(out) if out is not self else out
         return cast
-    return [(original.T, "double", detaching(_double)), (original.T, "half", detaching(_half))]
+    return [(original.T, "double", detaching(original.double)), (original.T, "half", detaching(_half))]
 
 
 # ---- numpy(), DLPack, sparse ----------------------------------------------------------------------------------------
@@ -163,7 +155,7 @@ def _():
        expected=[("dlpack.roundtrip", "shares_storage"), ("dlpack.roundtrip", "writes_through")])
 def _():
     def from_dlpack(ext, *args, **kwargs):
-        out = _from_dlpack(ext, *args, **kwargs)
+        out = original.from_dlpack(ext, *args, **kwargs)
         return original.clone(out) if hasattr(ext, "__dlpack__") else out
     return [(torch, "from_dlpack", from_dlpack)]
 
@@ -173,7 +165,7 @@ def _():
        entries=["Tensor.coalesce:uncoalesced"], expected=[("Tensor.coalesce:uncoalesced", "same_object[u]")])
 def _():
     def coalesce(self):
-        return _coalesce(self) if self.is_coalesced() else _coalesced_(self, True)
+        return original.coalesce(self) if self.is_coalesced() else _coalesced_(self, True)
     return [(original.T, "coalesce", coalesce)]
 
 
@@ -184,7 +176,7 @@ def _():
     import copy
 
     def to(self, *args, **kwargs):
-        return copy.copy(_module_to(self, *args, **kwargs))
+        return copy.copy(original.module_to(self, *args, **kwargs))
     return [(torch.nn.Module, "to", to)]
 
 
@@ -193,7 +185,7 @@ def _():
        expected=[("Module.state_dict:keep_vars", "same_object"), ("Module.state_dict:keep_vars", "result_type")])
 def _():
     def state_dict(self, *args, keep_vars=False, **kwargs):
-        return _state_dict(self, *args, **kwargs)
+        return original.state_dict(self, *args, **kwargs)
     return [(torch.nn.Module, "state_dict", state_dict)]
 
 
@@ -203,5 +195,5 @@ def _():
                                                                     "shares_storage[b]")])
 def _():
     def load_state_dict(self, state_dict, strict=True, assign=False):
-        return _load_state_dict(self, state_dict, strict=strict)
+        return original.load_state_dict(self, state_dict, strict=strict)
     return [(torch.nn.Module, "load_state_dict", load_state_dict)]
