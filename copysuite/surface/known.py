@@ -126,3 +126,28 @@ RECORDS.append(Known("surface.inplace:shallow_copy_data_", "version_bump", ("eag
 
 def records(entry: str, execution: str, version: str) -> list:
     return [k for k in RECORDS if k.applies(entry, execution, version)]
+
+
+# ---- torch 1.13 to 2.4, eagerly (the default sample and the whole sweep on 1.13.1, 2.0.1, 2.2.2 and 2.4.1) --------
+def same_as(entry: str, torch_range: str) -> Known:
+    """The record of `entry` on 2.13 (EAGER), on the older releases where its cell fails the same way."""
+    clause, evidence, by_design = next((c, e, d) for n, c, e, d in EAGER if n == entry)
+    return Known(entry, clause, ("eager",), torch_range, evidence, by_design)
+
+
+UNTAGGED = ("; that release's schema lacks the inplace_view tag, which exempts such a metadata change from the plain "
+            "in-place contract (the tag was added by pytorch/pytorch PR {})")
+OLDER = [
+    same_as("surface.inplace:requires_grad_", ">=1.13,<2.5"),
+    Known("surface.inplace:resize_as_", "keeps_shape", ("eager",), "<2.1", DOCS + "torch.Tensor.resize_as_.html: "
+          "\"Resizes the self tensor to be the same size as the specified tensor\"" + UNTAGGED.format("100786, 2.1"),
+          by_design=True),
+    Known("surface.inplace:set_", "keeps_shape", ("eager",), "<2.3", DOCS + "torch.Tensor.set_.html: \"self tensor "
+          "will share the same storage and have the same size and strides as source\"" + UNTAGGED.format("115769, 2.3"),
+          by_design=True),
+    Known("surface.alias:_test_autograd_multiple_dispatch_view", "is_view", ("eager",), "<2.1",
+          "pytorch/pytorch PR 104149 (2.1): \"Make _test_autograd_multiple_dispatch_view a view operation\" (before "
+          "it, its result shares x's storage under a view schema, but is no autograd view and has its own version "
+          "counter)"),
+]
+RECORDS += OLDER
