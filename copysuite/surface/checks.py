@@ -15,15 +15,16 @@ from copysuite.surface import execute
 from copysuite.surface.contract import evidence
 from copysuite.surface.inputs import NotApplicable
 
-# what a reproduction prints to show the clause's observation
+# what a reproduction prints to show the clause's observation (Tensor.untyped_storage is new in 2.0)
+STORAGE = "untyped_storage" if hasattr(torch.Tensor, "untyped_storage") else "storage"
 SHOW = {
-    "shares_storage": "print(result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())",
+    "shares_storage": f"print(result.{STORAGE}().data_ptr() == x.{STORAGE}().data_ptr())",
     "is_view": "print(result._is_view(), result._base is x)",
     "is_self": "print(result is x)",
     "returns_self": "print(result is x)",
     "returns_out": "print(result is out)",
     "version_bump": "print(x._version)",
-    "no_shared_memory": "print(result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())",
+    "no_shared_memory": f"print(result.{STORAGE}().data_ptr() == x.{STORAGE}().data_ptr())",
 }
 
 

@@ -41,7 +41,8 @@ def test_overload_classes_from_the_annotations():
     ops = classified()
     assert ops["add"].overloads["Tensor"] == "functional" and ops["add"].overloads["out"] == "out"
     assert ops["transpose_"].inplace_view and not ops["add_"].inplace_view
-    assert ops["reshape"].composite_alias and not ops["transpose"].composite_alias
+    # transpose: not composite on 2.13, but its Dimname overload (gone since) is on 2.0
+    assert ops["reshape"].composite_alias and not ops["view"].composite_alias
     assert all(op.classes for op in ops.values())
 
 
