@@ -18,6 +18,8 @@ class Known:
     torch: str            # the releases it fails on (a PEP 440 specifier)
     evidence: str
     by_design: bool = False
+    input: str = ""       # where only one input fails: the source its call names (an OpInfo sample), judged only where
+                          # the cell has that call (the default sample lacks the OpInfo calls of the sweep)
 
     fixed_by = ""
 
@@ -124,8 +126,10 @@ RECORDS.append(Known("surface.inplace:shallow_copy_data_", "version_bump", ("eag
                      by_design=True))
 
 
-def records(entry: str, execution: str, version: str) -> list:
-    return [k for k in RECORDS if k.applies(entry, execution, version)]
+def records(entry: str, execution: str, version: str, sources=None) -> list:
+    """The records of a cell; `sources`, those of its calls (copysuite.surface.inputs.Call.source), where known."""
+    return [k for k in RECORDS if k.applies(entry, execution, version)
+            and (not k.input or sources is None or any(s.startswith(k.input) for s in sources))]
 
 
 # ---- torch 1.13 to 2.4, eagerly (the whole sweep on 1.13.1, 2.0.1, 2.2.2 and 2.4.1) ----------------------------------
@@ -163,9 +167,10 @@ OLDER += [
           "pytorch/pytorch PR 104149 (2.1): \"Make _test_autograd_multiple_dispatch_view a view operation\" (before "
           "it, its result shares x's storage under a view schema, but is no autograd view and has its own version "
           "counter)"),
-    # 1.13's op_db gives adjoint (OpInfo mH) a 0-D sample; later op_dbs do not
+    # 1.13's op_db gives adjoint (OpInfo mH) a 0-D sample; later op_dbs do not, nor does the hand-written call
     Known("surface.alias:adjoint", "is_view", ("eager",), "<2.0", "pytorch/pytorch PR 92143 (2.0), \"Deprecate .mT,"
-          ".T,.mH,.H on 0D tensors\": on a 0-D input these return the input itself, which is \"not documented\""),
+          ".T,.mH,.H on 0D tensors\": on a 0-D input these return the input itself, which is \"not documented\"",
+          input="OpInfo mH sample 1 "),
     Known("surface.functional:copy", "no_shared_memory", ("eager",), "<2.0", "pytorch/pytorch PR 76083: the "
           "functional copy (behind functionalization, not in Python) \"decomposes into to and expand\": copy(x, y) "
           "returns y itself where dtype, device and shape match (from 2.0 it clones x, then copies)"),
