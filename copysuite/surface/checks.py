@@ -15,15 +15,16 @@ from copysuite.surface import execute
 from copysuite.surface.contract import evidence
 from copysuite.surface.inputs import NotApplicable
 
-# what a reproduction prints to show the clause's observation
+# what a reproduction prints to show the clause's observation (Tensor.untyped_storage is new in 2.0)
+STORAGE = "untyped_storage" if hasattr(torch.Tensor, "untyped_storage") else "storage"
 SHOW = {
-    "shares_storage": "print(result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())",
+    "shares_storage": f"print(result.{STORAGE}().data_ptr() == x.{STORAGE}().data_ptr())",
     "is_view": "print(result._is_view(), result._base is x)",
     "is_self": "print(result is x)",
     "returns_self": "print(result is x)",
     "returns_out": "print(result is out)",
     "version_bump": "print(x._version)",
-    "no_shared_memory": "print(result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())",
+    "no_shared_memory": f"print(result.{STORAGE}().data_ptr() == x.{STORAGE}().data_ptr())",
 }
 
 
@@ -93,11 +94,10 @@ class Judge:
                               f"_is_view()={out._is_view()}, _base is x: {out._base is root}", where)
             if expect in ("view", "detached") and x.layout == torch.strided:
                 before = x._version
-                bump(out)
+                exec(bump("result", out), {"torch": torch, "result": out})  # noqa: S102 - the printed Python
                 if x._version == before:
-                    self.fail("version_counter", "x's version moves with the result's",
-                              f"x._version stayed {before}", where, extra=f"torch.autograd.graph.increment_version("
-                              f"result{f'[{i}]' if len(outs) > 1 else ''})\nprint(x._version)")
+                    self.fail("version_counter", "x's version moves with the result's", f"x._version stayed {before}",
+                              where, extra=bump(f"result{f'[{i}]' if len(outs) > 1 else ''}", out) + "\nprint(x._version)")
         if expect == "view" and differentiable(x) and all(differentiable(o) and not o.is_nested for o in outs):
             ns = self.fresh()
             outs = tensors(self.run(self.call.call, ns))
@@ -273,10 +273,10 @@ def tree_map_grad(out):
     return tree_map(lambda t: t.requires_grad_() if isinstance(t, torch.Tensor) else t, out)
 
 
-def bump(t) -> None:
-    increment = getattr(getattr(torch.autograd, "graph", None), "increment_version", None)
-    if increment is not None:
-        increment(t)
-    else:
-        with torch.no_grad():
-            t.add_(0)
+def bump(name: str, t) -> str:
+    """Python that moves `name`'s version counter and writes no value. Before torch.autograd.graph.increment_version
+    (2.0 and older): an in-place add of 0 into a view of no element (a view shares the counter; writing the tensor
+    itself is refused where its elements overlap, as in an expanded result, and a nested tensor has no such view)."""
+    if hasattr(getattr(torch.autograd, "graph", None), "increment_version"):
+        return f"torch.autograd.graph.increment_version({name})"
+    return f"with torch.no_grad(): {name}{'' if t.is_nested else '.as_strided((0,), (1,))'}.add_(0)"

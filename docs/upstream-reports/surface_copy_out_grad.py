@@ -2,7 +2,8 @@
 forms raise ("functions with out=... arguments don't support automatic differentiation, but one of the arguments
 requires grad"): split_with_sizes_copy, split_copy and the generated out= overloads of the foreach ops
 (`_foreach_add.List_out`, ...), all CompositeExplicitAutograd; unbind_copy, also CompositeExplicitAutograd, refuses.
-Seen on 2.13.0 by the operator surface's cells (copysuite/surface).
+Seen on 2.13.0 by the operator surface's cells (copysuite/surface). On 1.13.1 to 2.4.1 unbind_copy writes such outs
+too (no error; closest upstream: pytorch/pytorch PR 134319, "Fix unbind_copy and add its decomposition", 2.5).
 """
 import torch
 
