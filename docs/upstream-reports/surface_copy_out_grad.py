@@ -1,8 +1,9 @@
 """out= forms that write into outs requiring grad, where the input requires grad too, without the error other out=
 forms raise ("functions with out=... arguments don't support automatic differentiation, but one of the arguments
 requires grad"): split_with_sizes_copy, split_copy and the generated out= overloads of the foreach ops
-(`_foreach_add.List_out`, ...), all CompositeExplicitAutograd; unbind_copy, also CompositeExplicitAutograd, refuses.
-Seen on 2.13.0 by the operator surface's cells (copysuite/surface).
+(`_foreach_add.List_out`, ...), all CompositeExplicitAutograd; unbind_copy, also CompositeExplicitAutograd, refuses
+from 2.8.0 on (the error is raised inside at::native::unbind_copy_int_out) and writes them too on 2.6.0. Seen on
+2.6.0, 2.8.0, 2.10.0, 2.12.1, 2.13.0 and 2.14.1 by the operator surface's cells (copysuite/surface).
 """
 import torch
 
