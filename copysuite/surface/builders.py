@@ -103,6 +103,10 @@ ALIAS = [
     ("resolve_neg", M, "torch.resolve_neg(x)", "self"),
     ("resolve_neg", "x = torch._neg_view(torch.randn(3, 4))", "torch.resolve_neg(x)", "copy"),
     ("coalesce", COO + ".coalesce()", "x.coalesce()", "self"),
+    # named tensors (registered up to 2.12): names are metadata, the data is the argument's
+    ("rename", M, "x.rename('a', 'b')", "view"),
+    ("refine_names", M, "x.refine_names('a', 'b')", "view"),
+    ("align_to", "x = torch.randn(3, 4, requires_grad=True).rename('a', 'b')", "x.align_to('b', 'a')", "view"),
     ("_autocast_to_full_precision", M, "x._autocast_to_full_precision(False, False)", "self"),
     ("_autocast_to_reduced_precision", M,
      "x._autocast_to_reduced_precision(False, False, torch.half, torch.bfloat16)", "self"),
