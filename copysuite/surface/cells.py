@@ -10,11 +10,11 @@ A name is checked when some planned cell judges its contract on at least one inp
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from copysuite.plan.cell_id import CellId
 from copysuite.surface import classify, generated, inputs
+from copysuite.surface.classify import classified
 from copysuite.surface.checks import Judge, NotApplicable
 
 SCOPES = ("sample", "all", "none")
@@ -44,11 +44,6 @@ class SurfaceCell:
                 continue
             applied += 1
         return applied
-
-
-@functools.cache
-def classified() -> dict:
-    return classify.classify()
 
 
 def planned_calls(scope: str, limit: int = 2) -> list:

@@ -13,6 +13,7 @@ alias" (copysuite.surface.contract holds its documented rule).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import torch
@@ -101,6 +102,18 @@ def classify() -> dict:
         op.inplace_view |= torch.Tag.inplace_view in tags(name, overload) if hasattr(torch, "Tag") else False
         op.composite_alias |= cls == "alias" and is_composite(name, overload)
     return ops
+
+
+@functools.cache
+def classified() -> dict:
+    """classify(), once per process."""
+    return classify()
+
+
+def writes_a_list(name: str) -> bool:
+    """Some out= overload of the op writes a list of tensors (`Tensor(a!)[] out`: the foreach ops, split_copy, ...)."""
+    op = classified().get(name)
+    return op is not None and any(cls == "out" and "Tensor(a!)[]" in op.schemas[o] for o, cls in op.overloads.items())
 
 
 def by_class(ops: dict) -> dict:
