@@ -183,6 +183,17 @@ OLDER += [
     Known("surface.out:unbind_copy", "refuses_grad_out", ("eager",), ">=1.13,<2.5",
           DRAFT + "surface_copy_out_grad.py (before 2.5 unbind_copy's out= form writes outs that require grad too)"),
 ]
+# an out with no element is not resized (the rule: pytorch/pytorch's wiki, Developer FAQ, "How does out= work in
+# PyTorch?": "if an out tensor has no elements it will be resized to the shape, stride, and memory format of the
+# output of the computation")
+OLDER += [Known(f"surface.out:{op}", "resizes_empty_out", ("eager",), "<2.0", "pytorch/pytorch issue 89068, "
+                "\"view_copy out= does not reshape zero element tensors\" (the generated {view}_copy out= kernels "
+                "copied into out without resizing it; PR 91194 gave the handwritten ones the codegen's resize)")
+          for op in ("alias_copy", "detach_copy", "diagonal_copy", "slice_copy", "squeeze_copy", "t_copy")]
+OLDER.append(Known("surface.out:normal", "resizes_empty_out", ("eager",), "<2.2", "pytorch/pytorch issue 69386, "
+                   "\"Port normal to structured kernel\": normal's out= kernels check out's size against mean or std "
+                   "instead of resizing an empty out (normal(Tensor mean, float std, out=) refuses one on 1.13.1 and "
+                   "2.0.1, resizes it on 2.2.2; the change's PR not found)"))
 RECORDS += OLDER
 
 
