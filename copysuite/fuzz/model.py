@@ -46,6 +46,12 @@ RULES = (
          "torch.autograd.Function): its outputs are siblings, so autograd.grad of one output with respect to another "
          "that is not its view finds no path (None) where eager's graph went through it",
          "torch/_functorch/_aot_autograd/runtime_wrappers.py, class CompiledFunction(torch.autograd.Function)"),
+    Rule("offset_in_fresh_storage", "the storage offset of an output that shares memory with no input and no other "
+         "output (on both sides) addresses nothing a caller can reach: eager's scatter ops copy the input's whole "
+         "storage span and keep its offset (clone_preserve_strides), a compiler allocates just the elements; the "
+         "documentation promises only \"a tensor with fresh storage\"",
+         "aten/src/ATen/native/TensorShape.cpp, Note [*_scatter ops preserve strides]; "
+         "https://docs.pytorch.org/docs/stable/generated/torch.select_scatter.html"),
 )
 
 RULE_TESTS = {
@@ -54,6 +60,7 @@ RULE_TESTS = {
     "stride_of_size_one_dims": lambda field, eager, other, run: _unused_strides(field, eager, other, run),
     "no_derivative_fails_at_compile": lambda field, eager, other, run: _no_derivative(field, eager, other, run),
     "outputs_are_siblings": lambda field, eager, other, run: _siblings(field, eager, other, run),
+    "offset_in_fresh_storage": lambda field, eager, other, run: _fresh_offset(field, run),
 }
 
 
@@ -91,6 +98,15 @@ def _siblings(field: str, eager, other, run) -> bool:
         return False
     of, wrt = subject.split("~")
     return run.eager.signature.get(f"out|{of}|view_of") != f"out:{wrt}"
+
+
+def _fresh_offset(field: str, run) -> bool:
+    section, subject, attribute = field.split("|")
+    if section != "out" or attribute != "offset":
+        return False
+    me = f"out:{subject}"
+    return not any(value is True for side in (run.eager, run.other) for f, value in side.signature.items()
+                   if f.startswith("pair|") and f.endswith("|shares_storage") and me in f.split("|")[1].split("~"))
 
 
 @dataclass

@@ -125,6 +125,27 @@ RECORDS = (
            "inputs that alias below a wrapper subclass (TwoTensor holding the same tensor twice, or a tensor also "
            "passed on its own) are not seen as aliased by AOTAutograd: a write through one fails its functional "
            "graph check or is lost", subclass=True),
+    Record("data_write_version", AOT, r"in\.version_moved", GH + "pull/186185",
+           "a write through `x.data` inside the function (hidden from autograd since PR 131403) moves x's version "
+           "counter when the compiled graph runs, where eager's `.data` has a counter of its own (PR 186185, closed, "
+           "names it: hidden graph-handled mutations still bump the counter; issue 139152)", ops=("data",),
+           entry="generated.write_through_data"),
+    Record("write_back_into_overlapping_input", AOT, r"call\.raises", GH + "issues/165409",
+           "an in-place op on an input whose elements overlap (expand()) that eager accepts (fill_, zero_): the "
+           "compiled function fails copying the result back into the input (issue 165409, open: the same refusal "
+           "for an overlapping intermediate)", message="more than one element of the written-to tensor",
+           entry="generated.fill_expanded_input"),
+    Record("partial_overlap_accepted", AOT, r"call\.raises", GH + "issues/162151",
+           "a write whose source partially overlaps its destination (`x.copy_(x.t())`, `torch.add(x.t(), 1, out=x)`), "
+           "which eager refuses, is functionalized into an out-of-place op on a snapshot and runs (issue 162151, "
+           "open; PR 185149, closed, not in 2.14.1, has functional copy run eager's partial-overlap check)",
+           ops=("copy_", "setitem_from", "add_from", "out_add", "out_mul", "out_neg"),
+           entry="generated.copy_from_own_transpose"),
+    Record("inplace_view_op_on_input_alias_version", AOT, r"in\.version_moved",
+           "docs/upstream-reports/detach_metadata_change_version.py", "an in-place view op (transpose_, "
+           "unsqueeze_, squeeze_, as_strided_) on an alias of an input made inside the function (detach(), a view, "
+           "a dtype view) moves the input's version counter eagerly, not under AOTAutograd",
+           ops=("transpose_", "squeeze_", "unsqueeze_", "as_strided_")),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
