@@ -52,6 +52,16 @@ RULES = (
          "documentation promises only \"a tensor with fresh storage\"",
          "aten/src/ATen/native/TensorShape.cpp, Note [*_scatter ops preserve strides]; "
          "https://docs.pytorch.org/docs/stable/generated/torch.select_scatter.html"),
+    Rule("as_strided_view_chain_banned", "a write through a chain of views of which a later one is an as_strided "
+         "(an input made by as_strided, then viewed) is refused when compiling: as_strided does not compose, so "
+         "functionalization cannot replay the write, and the error says the program is banned in compile",
+         "aten/src/ATen/FunctionalStorageImpl.cpp, FunctionalStorageImpl::add_update (\"banned in compile\", "
+         "https://github.com/pytorch/pytorch/issues/104505)"),
+    Rule("alias_regenerated_detached", "an output that aliases an input that requires grad, but does not require "
+         "grad itself (a view of a non-differentiable dtype view), is regenerated from the input outside the graph "
+         "and detached: the same memory, no longer an autograd view",
+         "torch/_functorch/_aot_autograd/functional_utils.py, gen_alias_from_base (patch_requires_grad detaches "
+         "an alias whose base requires grad and whose target does not)"),
 )
 
 RULE_TESTS = {
@@ -61,6 +71,10 @@ RULE_TESTS = {
     "no_derivative_fails_at_compile": lambda field, eager, other, run: _no_derivative(field, eager, other, run),
     "outputs_are_siblings": lambda field, eager, other, run: _siblings(field, eager, other, run),
     "offset_in_fresh_storage": lambda field, eager, other, run: _fresh_offset(field, run),
+    "as_strided_view_chain_banned": lambda field, eager, other, run: (
+        field == "call||raises" and eager is None and run.execution in AOT
+        and "as_strided() is non-compositional" in (run.other.error or "")),
+    "alias_regenerated_detached": lambda field, eager, other, run: _detached_alias(field, run),
 }
 
 
@@ -107,6 +121,17 @@ def _fresh_offset(field: str, run) -> bool:
     me = f"out:{subject}"
     return not any(value is True for side in (run.eager, run.other) for f, value in side.signature.items()
                    if f.startswith("pair|") and f.endswith("|shares_storage") and me in f.split("|")[1].split("~"))
+
+
+def _detached_alias(field: str, run) -> bool:
+    section, subject, attribute = field.split("|")
+    if section != "out" or attribute not in ("is_view", "view_of") or run.execution not in AOT:
+        return False
+    sig = run.other.signature
+    if sig.get(f"out|{subject}|is_view") is not False or sig.get(f"out|{subject}|requires_grad") is not False:
+        return False
+    return any(sig.get(f"in|{n}|requires_grad") is True and sig.get(f"pair|in:{n}~out:{subject}|shares_storage")
+               for n in run.program.input_names)
 
 
 @dataclass

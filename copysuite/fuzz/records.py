@@ -35,6 +35,7 @@ class Record:
     entry: str = ""
     caches: bool = False   # only what the compile caches alone produce (differential.run's `uncached`)
     subclass: bool = False  # only programs with an input that a wrapper subclass holds aliased (TwoTensor(a, a))
+    alias: str = ""         # only programs with an aliased input whose expression matches this (".detach()")
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -47,6 +48,8 @@ class Record:
             return False
         if self.subclass and not any(i.alias and "TwoTensor(" in i.alias for i in run.program.inputs):
             return False
+        if self.alias and not any(i.alias and re.search(self.alias, i.alias) for i in run.program.inputs):
+            return False
         if self.aliased and not (any(i.alias for i in run.program.inputs) or run.texts.get("warm")):
             return False
         return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
@@ -55,7 +58,7 @@ class Record:
 GH = "https://github.com/pytorch/pytorch/"
 RECORDS = (
     Record("synthetic_base_identity", AOT,
-           r"pair\.(in~out|out~out)\.same_object|out\.(grad_fn|is_leaf)|write\.raises|backward\.grad",
+           r"pair\.(in~out|out~out)\.same_object|out\.(grad_fn|is_leaf|is_view|view_of)|write\.raises|backward\.grad",
            GH + "pull/115279",
            "aliased inputs are merged into a synthetic base, and an output that was one of them comes back as a new "
            "view of it: an equal alias, not the object passed", aliased=True, entry="compiled.overlapping_views"),
@@ -146,6 +149,17 @@ RECORDS = (
            "unsqueeze_, squeeze_, as_strided_) on an alias of an input made inside the function (detach(), a view, "
            "a dtype view) moves the input's version counter eagerly, not under AOTAutograd",
            ops=("transpose_", "squeeze_", "unsqueeze_", "as_strided_")),
+    Record("mutated_input_strides_lost", AOT, r"in\.geometry|out\.(stride|offset)|pair\..*|write\.reaches:.*",
+           GH + "issues/133512", "an input with strides of its own, written in place and then set_() to itself, "
+           "takes the contiguous strides of its functional value: functionalization does not keep the strides of "
+           "a mutated input for what reads them next", ops=("set_",), entry="generated.set_to_itself_after_write"),
+    Record("set_strides_asserted", INDUCTOR, r"call\.raises", GH + "issues/191337",
+           "inductor asserts an input's strides after set_() changed them (the `.data =` assertion of issue 191337)",
+           ops=("set_",), message=r"expected size .* stride", entry="generated.set_to_itself_after_write"),
+    Record("detached_alias_inputs_version", AOT, r"in\.version_moved",
+           "docs/upstream-reports/detached_alias_inputs_version.py", "a tensor and its detach() passed together, "
+           "one written: eagerly both share one version counter and it moves; compiled it moves for neither",
+           alias=r"\.detach\(\)"),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
