@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import torch
+
 from copysuite.fuzz.records import RECORDS
 from copysuite.fuzz.signature import kind
 
@@ -31,9 +33,9 @@ RULES = (
          "own that is an instance of eager's (dynamo's TorchRuntimeError is a RuntimeError: a caller's `except "
          "RuntimeError` catches both; docs/spec-format.md)", "torch/_dynamo/exc.py (TorchRuntimeError)"),
     Rule("intermediate_base_not_a_view", "an output that is a view of an intermediate (neither an input nor another "
-         "output) comes back from AOTAutograd as a tensor of its own, not a view: where no other output aliases it, "
-         "or where it or its base does not require grad, the aliasing is hidden (aten._unsafe_view) so that the "
-         "intermediate need not be an output of the graph",
+         "output, possibly the base of another output too) comes back from AOTAutograd as a tensor of its own, not "
+         "a view: where no other output aliases it, or where it or its base does not require grad, the aliasing is "
+         "hidden (aten._unsafe_view) so that the intermediate need not be an output of the graph",
          "torch/_functorch/_aot_autograd/collect_metadata_analysis.py, Note [Intermediate Bases Optimization] and "
          "OutputType.non_alias"),
     Rule("stride_of_size_one_dims", "the stride of a dim of size 0 or 1 is never used to address an element, so "
@@ -46,8 +48,9 @@ RULES = (
          "torch.autograd.Function): its outputs are siblings, so autograd.grad of one output with respect to another "
          "that is not its view finds no path (None) where eager's graph went through it",
          "torch/_functorch/_aot_autograd/runtime_wrappers.py, class CompiledFunction(torch.autograd.Function)"),
-    Rule("offset_in_fresh_storage", "the storage offset of an output that shares memory with no input and no other "
-         "output (on both sides) addresses nothing a caller can reach: eager's scatter ops copy the input's whole "
+    Rule("offset_in_fresh_storage", "the storage offset of an output that shares memory with no input (on both "
+         "sides; other outputs in that memory keep their places relative to it) addresses nothing a caller can "
+         "reach: eager's scatter ops copy the input's whole "
          "storage span and keep its offset (clone_preserve_strides), a compiler allocates just the elements; the "
          "documentation promises only \"a tensor with fresh storage\"",
          "aten/src/ATen/native/TensorShape.cpp, Note [*_scatter ops preserve strides]; "
@@ -88,7 +91,9 @@ def _intermediate_view(field: str, run) -> bool:
     section, subject, attribute = field.split("|")
     if section != "out" or attribute not in ("is_view", "view_of") or run.execution not in AOT:
         return False
-    return (run.eager.signature.get(f"out|{subject}|view_of") == "an intermediate"
+    whose = str(run.eager.signature.get(f"out|{subject}|view_of"))
+    # "base of out:X": the base it shares with another output, which no input is (inputs are named first)
+    return ((whose == "an intermediate" or whose.startswith("base of out:"))
             and run.other.signature.get(f"out|{subject}|is_view") is False)
 
 
@@ -119,8 +124,26 @@ def _fresh_offset(field: str, run) -> bool:
     if section != "out" or attribute != "offset":
         return False
     me = f"out:{subject}"
-    return not any(value is True for side in (run.eager, run.other) for f, value in side.signature.items()
-                   if f.startswith("pair|") and f.endswith("|shares_storage") and me in f.split("|")[1].split("~"))
+    partners = set()
+    for side in (run.eager, run.other):
+        for f, value in side.signature.items():
+            pair = f.split("|")[1].split("~") if f.startswith("pair|") and f.endswith("|shares_storage") else ()
+            if value is True and me in pair:
+                partner = pair[1] if pair[0] == me else pair[0]
+                if partner.startswith("in:"):
+                    return False
+                partners.add(partner.split(":", 1)[1])
+    # outputs that share the fresh storage among themselves keep their places relative to one another
+    return all(_byte_offset(run.eager, o) - _byte_offset(run.eager, subject)
+               == _byte_offset(run.other, o) - _byte_offset(run.other, subject) for o in partners)
+
+
+def _byte_offset(side, output: str):
+    sig = side.signature
+    dtype = getattr(torch, str(sig.get(f"out|{output}|dtype", "")).replace("torch.", ""), None)
+    if not isinstance(dtype, torch.dtype) or not isinstance(sig.get(f"out|{output}|offset"), int):
+        return None
+    return sig[f"out|{output}|offset"] * torch.empty(0, dtype=dtype).element_size()
 
 
 def _detached_alias(field: str, run) -> bool:

@@ -91,10 +91,12 @@ RECORDS = (
     Record("no_grad_view_replayed_with_grad", AOT, r"call\.raises", GH + "issues/158561",
            "a write into a view of an input made under no_grad is replayed with grad mode on, and autograd refuses it",
            message="A view was created in no_grad mode", entry="compiled.copy_into_view_of_input"),
-    Record("inductor_noop_returns_input", INDUCTOR, r"pair\.in~out\.(same_object|shares_storage)|write\.reaches:.*"
-           r"|out\.(is_view|view_of|grad_fn|is_leaf)|in\.version_moved", GH + "issues/197893",
+    Record("inductor_noop_returns_input", INDUCTOR, r"pair\.(in|out)~out\.(same_object|shares_storage)"
+           r"|write\.(reaches:.*|raises)|out\.(is_view|view_of|grad_fn|is_leaf|requires_grad|stride|offset)"
+           r"|in\.version_moved", GH + "issues/197893",
            "inductor replaces `x + 0`, `x * 1`, `x ** 1` by its operand, so the output is the input itself (or its "
-           "alias) and a write to it reaches the input (from 2.14)", torch=">=2.14",
+           "alias), with the input's strides, offset and requires_grad, and a write to it reaches the input (or "
+           "is refused as a write to a leaf that requires grad) (from 2.14)", torch=">=2.14",
            ops=("plus_zero", "times_one", "minus_zero")),
     Record("inductor_clone_under_dtype_view_removed", INDUCTOR,
            r"pair\.in~out\.(same_object|shares_storage)|write\.reaches:.*|in\.(values|version_moved)",
@@ -160,6 +162,10 @@ RECORDS = (
            "docs/upstream-reports/detached_alias_inputs_version.py", "a tensor and its detach() passed together, "
            "one written: eagerly both share one version counter and it moves; compiled it moves for neither",
            alias=r"\.detach\(\)"),
+    Record("index_put_dtype_mismatch_accepted", INDUCTOR, r"call\.raises",
+           "docs/upstream-reports/index_put_dtype_mismatch_inductor.py", "index_put with values of another dtype, "
+           "which eager refuses, runs under inductor (its lowering converts the values; closest: issue 150993)",
+           ops=("index_put", "index_put_")),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
