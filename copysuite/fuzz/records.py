@@ -166,6 +166,10 @@ RECORDS = (
            "docs/upstream-reports/index_put_dtype_mismatch_inductor.py", "index_put with values of another dtype, "
            "which eager refuses, runs under inductor (its lowering converts the values; closest: issue 150993)",
            ops=("index_put", "index_put_")),
+    Record("detach_after_write_lost", AOT, r"in\.requires_grad|out\.(requires_grad|grad_fn|is_leaf)|backward\..*"
+           r"|write\.raises", GH + "issues/176854", "detach_() on an input written in place first (or on the "
+           "result of out= into it) is lost: the caller's tensor still requires grad (issue 176854, closed, is "
+           "detach_() lost on an intermediate)", ops=("detach_",), entry="generated.detach_after_write"),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
