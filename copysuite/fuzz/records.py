@@ -18,6 +18,7 @@ from copysuite.fuzz.signature import kind
 
 AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
 INDUCTOR = ("compile.inductor", "compile.inductor.dynamic")
+DYNAMO = ("compile.eager", *AOT)
 TORCH = Version(Version(torch.__version__).base_version)
 
 
@@ -170,6 +171,17 @@ RECORDS = (
            r"|write\.raises", GH + "issues/176854", "detach_() on an input written in place first (or on the "
            "result of out= into it) is lost: the caller's tensor still requires grad (issue 176854, closed, is "
            "detach_() lost on an intermediate)", ops=("detach_",), entry="generated.detach_after_write"),
+    Record("requires_grad_off_through_alias_lost", DYNAMO, r"in\.requires_grad|out\.(requires_grad|grad_fn|is_leaf)"
+           r"|backward\..*|write\.raises", "docs/upstream-reports/requires_grad_off_through_alias.py",
+           "requires_grad_(False) on another name for an input (add_'s result, `to()` of its own dtype) is lost by "
+           "dynamo: the caller's tensor still requires grad", ops=("requires_grad_false",)),
+    Record("data_read_twice_one_object", DYNAMO, r"pair\.out~out\.same_object",
+           "docs/upstream-reports/data_twice_same_object.py", "`a.data` read twice gives one object under dynamo, "
+           "two in eager (closest: issue 100348, the same for detach(), fixed)", ops=("data",)),
+    Record("write_through_expand_of_input", AOT, r"in\.values|out\.values|write\.reaches:.*", GH + "issues/197448",
+           "a write through an expand() of an input made inside the function comes back wrong in the input "
+           "(zero_ gives -a): the write is replayed as if each element of the view were its own",
+           ops=("expand",), entry="generated.zero_through_expand"),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
