@@ -25,7 +25,7 @@ for f in results/torch*.json; do [ -e "$f" ] && cp "$f" "results/matrix/tox-$(ba
 shot=()   # the screenshot where copysuite.report.browser finds a headless Chromium
 .venv/bin/python -c 'from copysuite.report import browser; raise SystemExit(browser.find() is None)' \
     && shot=(--screenshot docs/reports/matrix.png)
-.venv/bin/python -m copysuite matrix results/matrix results/gpu --markdown docs/reports/matrix.md --html docs/reports/matrix.html "${shot[@]}" \
+.venv/bin/python -m copysuite matrix results/matrix results/gpu --surface results/surface --markdown docs/reports/matrix.md --html docs/reports/matrix.html "${shot[@]}" \
     || status=1
 .venv/bin/python -m copysuite changelog --output docs/reports/changelog.md || status=1
 exit $status

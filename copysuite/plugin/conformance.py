@@ -115,7 +115,8 @@ def test_surface(surface_cell, request):
             applied = surface_cell.judge()
         except AssertionError as exc:
             failed = (None, exc)
-    known = records(surface_cell.id.entry, surface_cell.execution, torch.__version__)
+    known = records(surface_cell.id.entry, surface_cell.execution, torch.__version__,
+                    {call.source for call in surface_cell.calls})
     if known:
         expected_failure(known, failed, request.node)
     if failed:

@@ -4,7 +4,9 @@ torch).
 Every `versions` gate of an expectation, every entry's `applies.torch` range, the torch range of every known
 divergence (`diverges`) and every device a compiled backend handles only from some release
 (copysuite.strategies.space.BACKEND_DEVICES) is a declared change: this lists them by the release where the behaviour
-changes, with the old and new value (or the divergence), the conditions, the evidence and the spec file.
+changes, with the old and new value (or the divergence), the conditions, the evidence and the spec file. Changes of the
+operator schemas' aliasing contract between the releases whose schemas are dumped in results/surface are listed too
+(copysuite.report.schema_changes).
 
     python -m copysuite changelog --output docs/reports/changelog.md
 """
@@ -15,6 +17,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from copysuite.report import schema_changes
 from copysuite.spec.declared import backend_device_changes, release_changes, summarize
 from copysuite.spec.load import SPEC_DIR, load_specs
 
@@ -29,7 +32,9 @@ def render(items) -> str:
            "`python -m copysuite changelog`; do not edit by hand. Each line names the spec entry that records the",
            "change, the check, the value before → after (or where a compiled execution diverges from eager, and",
            "since when), and the upstream evidence. A release is listed as the first one (among those the gates",
-           "and ranges name) with the new behaviour.", ""]
+           "and ranges name) with the new behaviour. Lines naming `schemas of torch A → B` compare the operator",
+           "schemas of two releases (`results/surface/`): an overload whose class or alias annotations changed,",
+           "and op names new or no longer registered per class.", ""]
     if not by_release:
         out.append("No version gates in the specs.")
     for release in sorted(by_release):
@@ -41,8 +46,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m copysuite changelog", description=__doc__.splitlines()[0])
     ap.add_argument("--output", help="write Markdown here (default: stdout)")
     ap.add_argument("--specs", default=str(SPEC_DIR), help="the spec directory (default: the suite's)")
+    ap.add_argument("--schemas", default=str(schema_changes.SURFACE_DIR),
+                    help="the folder of operator schema dumps (default: the suite's results/surface)")
     args = ap.parse_args(argv)
-    text = render(release_changes(summarize(load_specs(Path(args.specs)).entries)) + backend_device_changes())
+    text = render(release_changes(summarize(load_specs(Path(args.specs)).entries)) + backend_device_changes()
+                  + schema_changes.release_items(args.schemas))
     if args.output:
         Path(args.output).write_text(text)
         print(f"wrote {args.output}")

@@ -20,6 +20,7 @@ from packaging.version import Version
 
 from copysuite.gpu import source
 from copysuite.outcome import format as outcome_format
+from copysuite.report import surface_table
 from copysuite.strategies.space import DEVICES, EXECUTIONS
 
 SYMBOL = {"passed": "✓", "failed": "✗", "skipped": "–", "diverged": "⚠"}
@@ -150,7 +151,8 @@ def uniform(row, cols, cells):
     return len(seen) <= 1
 
 
-def markdown(runs, machine, generated) -> str:
+def markdown(runs, machine, generated, surface=()) -> str:
+    """The matrix as Markdown; surface: the releases' operator-surface reports (copysuite.report.surface_table)."""
     cols = columns(runs)
     rows, cells = table(runs)
     tot = totals(cols, cells)
@@ -181,6 +183,8 @@ def markdown(runs, machine, generated) -> str:
     lines += ["", "## Where the columns come from", "", "| release | machine | run | columns | files |",
               "|---|---|---|---|---|"]
     lines += [" | ".join(["", *row, ""]).strip() for row in origins(runs, cols)]
+    if surface:
+        lines += ["", "## Operator surface per release", "", surface_table.INTRO, ""] + surface_table.markdown(surface)
     lines += ["", "## Totals per column", "", "| | " + " | ".join(head) + " |", "|---|" + "---|" * len(cols)]
     for key in WORD:
         lines.append(f"| {WORD[key]} | " + " | ".join(str(tot[c][key]) for c in cols) + " |")

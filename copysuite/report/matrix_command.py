@@ -1,4 +1,4 @@
-"""`python -m copysuite matrix OUTCOMES... --markdown M --html H [--screenshot PNG]`: the conformance matrix across
+"""`python -m copysuite matrix OUTCOMES... --markdown M --html H [--screenshot PNG] [--surface DIR]`: the conformance matrix across
 runs, as Markdown (copysuite.report.matrix) and as one self-contained HTML page (copysuite.report.matrix_page)."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from copysuite.gpu import source
 from copysuite.outcome import format as outcome_format
-from copysuite.report import browser, matrix
+from copysuite.report import browser, matrix, surface_table
 from copysuite.report.matrix_page import page
 
 
@@ -23,6 +23,8 @@ def main(argv=None) -> int:
     ap.add_argument("--screenshot", metavar="PNG", help="with --html: the page's top in a headless Chromium")
     ap.add_argument("--machine", default=f"{platform.machine()} {platform.system()}, "
                                          f"{os.cpu_count()} cores")
+    ap.add_argument("--surface", metavar="DIR", help="also show the operator surface per release, from the "
+                    "reports of `python -m copysuite surface --json` in DIR (torch-VERSION.json)")
     args = ap.parse_args(argv)
     if args.screenshot and not args.html:
         ap.error("--screenshot takes a picture of the --html page: give --html too")
@@ -35,8 +37,10 @@ def main(argv=None) -> int:
         print(f"no outcome JSON ({outcome_format.FORMAT}) found in {args.inputs}", file=sys.stderr)
         return 2
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    md = matrix.markdown(runs, args.machine, generated)
-    for path, text in ((args.markdown, md), (args.html, page(runs, args.machine, generated) if args.html else "")):
+    surface = surface_table.load_reports(args.surface) if args.surface else ()
+    md = matrix.markdown(runs, args.machine, generated, surface)
+    html = page(runs, args.machine, generated, surface) if args.html else ""
+    for path, text in ((args.markdown, md), (args.html, html)):
         if path:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             Path(path).write_text(text)

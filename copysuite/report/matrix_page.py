@@ -22,6 +22,7 @@ from pathlib import Path
 from packaging.version import Version
 
 from copysuite.outcome import format as outcome_format
+from copysuite.report import surface_table
 from copysuite.report.matrix import SYMBOL, WORD, columns, device_notes, origins, partial, release, table
 
 esc = html.escape
@@ -122,7 +123,13 @@ def _origins(runs, cols) -> str:
             f"</thead><tbody>{body}</tbody></table>")
 
 
-def page(runs, machine, generated) -> str:
+def _surface(surface) -> str:
+    if not surface:
+        return ""
+    return f"<h2>Operator surface per release</h2>\n<p>{esc(surface_table.INTRO)}</p>\n{surface_table.table_html(surface)}\n"
+
+
+def page(runs, machine, generated, surface=()) -> str:
     cols = columns(runs)
     rows, cells = table(runs)
     why, tips = _evidence(runs), {}
@@ -155,7 +162,7 @@ reason, the failure or the divergence. The boxes below the totals hide columns; 
 {_summary(runs)}
 <details><summary>Where the columns come from (machine, run, files; a partial column was cut short)</summary>
 {_origins(runs, cols)}</details>
-<div>{_filters(runs, cols)}</div>
+{_surface(surface)}<div>{_filters(runs, cols)}</div>
 <h2>Rows that differ between releases (<span id="by-release-count"></span>)</h2>
 <div id="by-release"></div>
 <h2>Rows that differ only between executions (<span id="by-execution-count"></span>)</h2>

@@ -6,6 +6,7 @@ out, other_mutation, functional), and the contract of each class checked on real
     inputs.py     the inputs: OpInfo samples of the release's own op_db, as calls
     builders.py   hand-written calls for the alias ops and public in-place methods without an OpInfo
     checks.py     one call judged against its class's contract; a failure is a standalone reproduction
+    observe.py    what the clauses observe of tensors (storage, values, identity)
     cells.py      the planned surface cells of a conformance run (sample or all) and which names they check
     known.py      the upstream bugs a surface cell is known to show, with evidence
     report.py     `python -m copysuite surface`: the JSON and Markdown report

@@ -15,8 +15,10 @@ T = "x = torch.randn(3, 4, requires_grad=True).t()"      # a non-contiguous view
 COO = "x = torch.tensor([[0., 2.], [3., 0.]]).to_sparse()"
 CSR = "x = torch.tensor([[0., 2.], [3., 0.]]).to_sparse_csr()"
 CSC = "x = torch.tensor([[0., 2.], [3., 0.]]).to_sparse_csc()"
-NESTED = ("nt = torch.nested.nested_tensor([torch.randn(2, 3), torch.randn(4, 3)])\n"
-          "x = torch.randn(18, requires_grad=True)")
+NESTED = ("x = torch.randn(18, requires_grad=True)\n"   # the buffer of a nested tensor of shapes (2, 3) and (4, 3)
+          "sizes, strides, offsets = torch.tensor([[2, 3], [4, 3]]), torch.tensor([[3, 1], [3, 1]]), [0, 6]\n"
+          "if 'Tensor offsets' in str(torch._C._get_schema('aten::_nested_view_from_buffer', '')):\n"
+          "    offsets = torch.tensor(offsets)   # int[] in the schemas of 2.0 and older")
 DUAL = ("import torch.autograd.forward_ad as fwAD\nlevel = fwAD.enter_dual_level()\n"
         "x = torch.randn(3, 4, requires_grad=True)")
 
@@ -29,8 +31,7 @@ ALIAS = [
     ("_neg_view", M, "torch._neg_view(x)", "view"),
     ("_reshape_alias", M, "torch.ops.aten._reshape_alias(x, (12,), (1,))", "view"),
     ("_test_autograd_multiple_dispatch_view", M, "torch._test_autograd_multiple_dispatch_view(x)", "view"),
-    ("_nested_view_from_buffer", NESTED, ("torch.ops.aten._nested_view_from_buffer(x, nt._nested_tensor_size(), "
-     "nt._nested_tensor_strides(), nt._nested_tensor_storage_offsets())"), "view"),
+    ("_nested_view_from_buffer", NESTED, "torch.ops.aten._nested_view_from_buffer(x, sizes, strides, offsets)", "view"),
     ("_values", COO + ".coalesce()", "x._values()", "member"),
     ("alias", M, "torch.ops.aten.alias(x)", "view"),
     ("as_strided", M, "torch.as_strided(x, (2, 2), (1, 2), 1)", "view"),
@@ -102,6 +103,10 @@ ALIAS = [
     ("resolve_neg", M, "torch.resolve_neg(x)", "self"),
     ("resolve_neg", "x = torch._neg_view(torch.randn(3, 4))", "torch.resolve_neg(x)", "copy"),
     ("coalesce", COO + ".coalesce()", "x.coalesce()", "self"),
+    # named tensors (registered up to 2.12): names are metadata, the data is the argument's
+    ("rename", M, "x.rename('a', 'b')", "view"),
+    ("refine_names", M, "x.refine_names('a', 'b')", "view"),
+    ("align_to", "x = torch.randn(3, 4, requires_grad=True).rename('a', 'b')", "x.align_to('b', 'a')", "view"),
     ("_autocast_to_full_precision", M, "x._autocast_to_full_precision(False, False)", "self"),
     ("_autocast_to_reduced_precision", M,
      "x._autocast_to_reduced_precision(False, False, torch.half, torch.bfloat16)", "self"),

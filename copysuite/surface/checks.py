@@ -7,23 +7,35 @@ from __future__ import annotations
 import warnings
 
 import torch
-from torch.utils._pytree import tree_flatten
+from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from copysuite.judge.failures import ConformanceFailure
 from copysuite.run.execute import versions_line
 from copysuite.surface import execute
 from copysuite.surface.contract import evidence
 from copysuite.surface.inputs import NotApplicable
+from copysuite.surface.observe import (
+    bump,
+    differentiable,
+    empties,
+    listed,
+    same,
+    same_objects,
+    shares,
+    tensors,
+    tree_map_grad,
+)
 
-# what a reproduction prints to show the clause's observation
+# what a reproduction prints to show the clause's observation (Tensor.untyped_storage is new in 2.0)
+STORAGE = "untyped_storage" if hasattr(torch.Tensor, "untyped_storage") else "storage"
 SHOW = {
-    "shares_storage": "print(result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())",
+    "shares_storage": f"print(result.{STORAGE}().data_ptr() == x.{STORAGE}().data_ptr())",
     "is_view": "print(result._is_view(), result._base is x)",
     "is_self": "print(result is x)",
     "returns_self": "print(result is x)",
     "returns_out": "print(result is out)",
     "version_bump": "print(x._version)",
-    "no_shared_memory": "print(result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())",
+    "no_shared_memory": f"print(result.{STORAGE}().data_ptr() == x.{STORAGE}().data_ptr())",
 }
 
 
@@ -93,11 +105,10 @@ class Judge:
                               f"_is_view()={out._is_view()}, _base is x: {out._base is root}", where)
             if expect in ("view", "detached") and x.layout == torch.strided:
                 before = x._version
-                bump(out)
+                exec(bump("result", out), {"torch": torch, "result": out})  # noqa: S102 - the printed Python
                 if x._version == before:
-                    self.fail("version_counter", "x's version moves with the result's",
-                              f"x._version stayed {before}", where, extra=f"torch.autograd.graph.increment_version("
-                              f"result{f'[{i}]' if len(outs) > 1 else ''})\nprint(x._version)")
+                    self.fail("version_counter", "x's version moves with the result's", f"x._version stayed {before}",
+                              where, extra=bump(f"result{f'[{i}]' if len(outs) > 1 else ''}", out) + "\nprint(x._version)")
         if expect == "view" and differentiable(x) and all(differentiable(o) and not o.is_nested for o in outs):
             ns = self.fresh()
             outs = tensors(self.run(self.call.call, ns))
@@ -183,6 +194,7 @@ class Judge:
         if call.exact and not all(same(o, e) for o, e in zip(tree_flatten(out)[0], outs_expected)):
             self.fail("writes_out", "out holds the functional result", "other values", text=text)
         self.untouched(inputs, snapshot, text)
+        self.empty_out(text, outs_expected, spec)
         grad_possible = all(differentiable(t) and t.is_leaf for t in listed(ns["x"])) and torch.is_grad_enabled()
         if grad_possible and all(differentiable(t) for t in outs_expected):
             ns = self.fresh()
@@ -202,6 +214,26 @@ class Judge:
                       "no error", text=text,
                       extra="# with x.requires_grad_() and out = torch.empty_like(result).requires_grad_()")
 
+    def empty_out(self, text, outs_expected, spec):
+        """An out with no element is resized to the result's shape, silently, and written (the documented out=
+        rule: only resizing an out that has elements warns)."""
+        if not all(t.layout == torch.strided for t in outs_expected):
+            return
+        ns = self.fresh()
+        ns["out"] = out = tree_unflatten([t.new_empty(0) for t in outs_expected], spec)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = self.run(text, ns)
+        shapes = [tuple(o.shape) for o in tree_flatten(out)[0]]
+        if (not same_objects(result, out) or shapes != [tuple(e.shape) for e in outs_expected]
+                or any("was resized" in str(w.message) for w in caught)
+                or self.call.exact and not all(same(o, e) for o, e in zip(tree_flatten(out)[0], outs_expected))):
+            self.fail("resizes_empty_out", "out (no element) resized to the result's shape, written, no warning",
+                      f"shapes {shapes}, returned out: {same_objects(result, out)}, "
+                      f"warnings: {[str(w.message)[:80] for w in caught]}", text=text,
+                      extra="out = torch.utils._pytree.tree_map(lambda t: t.new_empty(0), out)\n"
+                            "print(result is out, torch.utils._pytree.tree_map(lambda t: t.shape, out))")
+
     # ---- functional ------------------------------------------------------------------------------------------------
     def functional(self, ns):
         inputs = self.call.inputs(ns)
@@ -220,63 +252,3 @@ class Judge:
                 self.fail("inputs_untouched", f"input {j} unchanged (version {version})",
                           f"version {t._version}" + ("" if same(t, value) else ", other values"), text=text)
 
-
-def listed(x) -> list:
-    return list(x) if isinstance(x, (list, tuple)) else [x]
-
-
-def tensors(result) -> list:
-    return [t for t in tree_flatten(result)[0] if isinstance(t, torch.Tensor)]
-
-
-def storage_ptr(t):
-    if t.layout != torch.strided or t.numel() == 0:
-        return None
-    return (t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()).data_ptr()
-
-
-def shares(a, b) -> bool:
-    pa, pb = storage_ptr(a), storage_ptr(b)
-    return pa is not None and pa == pb
-
-
-def same(a, b) -> bool:
-    """Equal values (NaN equals NaN), in a's dtype: an in-place comparison writes 1 and 0 into a float self."""
-    try:
-        b = b.to(a.dtype) if b.dtype != a.dtype and a.layout == b.layout == torch.strided else b
-        torch.testing.assert_close(a.detach(), b.detach(), equal_nan=True, check_stride=False, atol=1e-5,
-                                   rtol=1e-4, check_layout=False)
-        return True
-    except (AssertionError, TypeError, RuntimeError, ValueError):
-        return False
-
-
-def same_objects(result, out) -> bool:
-    """`result` is `out` (each tensor of it); an out= overload writing a list (`Tensor(a!)[] out`) returns nothing."""
-    if result is None and isinstance(out, (list, tuple)):
-        return True
-    got, want = tree_flatten(result)[0], tree_flatten(out)[0]
-    return len(got) == len(want) and all(g is w for g, w in zip(got, want))
-
-
-def differentiable(t) -> bool:
-    return t.layout == torch.strided and (t.is_floating_point() or t.is_complex())
-
-
-def empties(tensors_, spec):
-    from torch.utils._pytree import tree_unflatten
-    return tree_unflatten([torch.empty_like(t) for t in tensors_], spec)
-
-
-def tree_map_grad(out):
-    from torch.utils._pytree import tree_map
-    return tree_map(lambda t: t.requires_grad_() if isinstance(t, torch.Tensor) else t, out)
-
-
-def bump(t) -> None:
-    increment = getattr(getattr(torch.autograd, "graph", None), "increment_version", None)
-    if increment is not None:
-        increment(t)
-    else:
-        with torch.no_grad():
-            t.add_(0)

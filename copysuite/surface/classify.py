@@ -39,9 +39,15 @@ def overload_names() -> list:
     if hasattr(torch._C, "_dispatch_get_all_op_names"):
         full = [n[len("aten::"):] for n in torch._C._dispatch_get_all_op_names() if n.startswith("aten::")]
         return sorted(tuple(n.partition(".")[::2]) for n in full)
-    # older releases: every registered schema of the JIT
-    return sorted({(s.name[len("aten::"):], s.overload_name) for s in torch._C._jit_get_all_schemas()
-                   if s.name.startswith("aten::")})
+    # older releases: every schema of the JIT the dispatcher registers (the JIT's own builtins on lists, dicts and
+    # strings, `__getitem__.Dict_Tensor`, `keys.str`, share the aten namespace but are no dispatcher operator)
+    jit = {(s.name[len("aten::"):], s.overload_name) for s in torch._C._jit_get_all_schemas()
+           if s.name.startswith("aten::")}
+    return sorted(n for n in jit if torch._C._dispatch_dump(qualified(*n)))
+
+
+def qualified(name: str, overload: str) -> str:
+    return f"aten::{name}" + (f".{overload}" if overload else "")
 
 
 def schema(name: str, overload: str):
@@ -75,8 +81,10 @@ def tags(name: str, overload: str) -> tuple:
 
 def is_composite(name: str, overload: str) -> bool:
     ask = getattr(torch._C, "_dispatch_has_kernel_for_dispatch_key", None)
-    full = f"aten::{name}" + (f".{overload}" if overload else "")
-    return bool(ask and ask(full, COMPOSITE))
+    try:
+        return bool(ask and ask(qualified(name, overload), COMPOSITE))
+    except RuntimeError:   # the dispatcher does not know this overload (a JIT builtin): it has no kernel at all
+        return False
 
 
 def classify() -> dict:

@@ -13,7 +13,8 @@ CLAUSES = {
     "alias": ("shares_storage", "is_view", "base", "version_counter", "grad_to_source"),
     "inplace": ("returns_self", "writes", "keeps_shape", "version_bump", "base_sees_write", "refuses_grad_leaf",
                 "keeps_identity"),
-    "out": ("no_resize_warning", "returns_out", "writes_out", "inputs_untouched", "refuses_grad_out"),
+    "out": ("no_resize_warning", "returns_out", "writes_out", "inputs_untouched", "resizes_empty_out",
+            "refuses_grad_out"),
     "functional": ("no_shared_memory", "inputs_untouched"),
 }
 

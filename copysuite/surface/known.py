@@ -18,6 +18,8 @@ class Known:
     torch: str            # the releases it fails on (a PEP 440 specifier)
     evidence: str
     by_design: bool = False
+    input: str = ""       # where only one input fails: the source its call names (an OpInfo sample), judged only where
+                          # the cell has that call (the default sample lacks the OpInfo calls of the sweep)
 
     fixed_by = ""
 
@@ -124,5 +126,76 @@ RECORDS.append(Known("surface.inplace:shallow_copy_data_", "version_bump", ("eag
                      by_design=True))
 
 
-def records(entry: str, execution: str, version: str) -> list:
-    return [k for k in RECORDS if k.applies(entry, execution, version)]
+def records(entry: str, execution: str, version: str, sources=None) -> list:
+    """The records of a cell; `sources`, those of its calls (copysuite.surface.inputs.Call.source), where known."""
+    return [k for k in RECORDS if k.applies(entry, execution, version)
+            and (not k.input or sources is None or any(s.startswith(k.input) for s in sources))]
+
+
+# ---- torch 1.13 to 2.4, eagerly (the whole sweep on 1.13.1, 2.0.1, 2.2.2 and 2.4.1) ----------------------------------
+def same_as(entry: str, torch_range: str) -> Known:
+    """The record of `entry` on 2.13 (EAGER), on the older releases where its cell fails the same way."""
+    clause, evidence, by_design = next((c, e, d) for n, c, e, d in EAGER if n == entry)
+    return Known(entry, clause, ("eager",), torch_range, evidence, by_design)
+
+
+# where a cell is missing or refuses every input on some release (a record there would fail), its range starts later
+OLDER = [same_as(entry, ">=1.13,<2.5") for entry in (
+    "surface.inplace:requires_grad_", "surface.functional:atleast_1d", "surface.functional:atleast_2d",
+    "surface.functional:atleast_3d", "surface.functional:conj_physical", "surface.functional:to_dense",
+    "surface.functional:type_as", "surface.functional:broadcast_tensors", "surface.functional:data",
+    "surface.functional:batch_norm", "surface.functional:native_batch_norm", "surface.functional:meshgrid",
+    "surface.functional:cartesian_prod", "surface.functional:histogramdd", "surface.functional:dequantize",
+    "surface.functional:lift", "surface.functional:to_mkldnn_backward", "surface.out:binary_cross_entropy",
+    "surface.out:linear", "surface.inplace:addbmm_", "surface.out:_foreach_*",
+    *(f"surface.inplace:logical_{op}_" for op in ("and", "or", "xor", "not")))]
+OLDER += [same_as(entry, ">=2.0,<2.5") for entry in (
+    "surface.functional:to_dense_backward", "surface.functional:unsafe_split", "surface.out:native_batch_norm",
+    "surface.functional:_native_batch_norm_legit", "surface.out:_native_batch_norm_legit")]
+OLDER += [same_as("surface.functional:unsafe_chunk", ">=2.2,<2.5"), same_as("surface.out:split_with_sizes_copy", ">=2.4,<2.5")]
+
+UNTAGGED = ("; that release's schema lacks the inplace_view tag, which exempts such a metadata change from the plain "
+            "in-place contract (the tag was added by pytorch/pytorch PR {})")
+OLDER += [
+    Known("surface.inplace:resize_as_", "keeps_shape", ("eager",), "<2.1", DOCS + "torch.Tensor.resize_as_.html: "
+          "\"Resizes the self tensor to be the same size as the specified tensor\"" + UNTAGGED.format("100786, 2.1"),
+          by_design=True),
+    Known("surface.inplace:set_", "keeps_shape", ("eager",), "<2.3", DOCS + "torch.Tensor.set_.html: \"self tensor "
+          "will share the same storage and have the same size and strides as source\"" + UNTAGGED.format("115769, 2.3"),
+          by_design=True),
+    Known("surface.alias:_test_autograd_multiple_dispatch_view", "is_view", ("eager",), "<2.1",
+          "pytorch/pytorch PR 104149 (2.1): \"Make _test_autograd_multiple_dispatch_view a view operation\" (before "
+          "it, its result shares x's storage under a view schema, but is no autograd view and has its own version "
+          "counter)"),
+    # 1.13's op_db gives adjoint (OpInfo mH) a 0-D sample; later op_dbs do not, nor does the hand-written call
+    Known("surface.alias:adjoint", "is_view", ("eager",), "<2.0", "pytorch/pytorch PR 92143 (2.0), \"Deprecate .mT,"
+          ".T,.mH,.H on 0D tensors\": on a 0-D input these return the input itself, which is \"not documented\"",
+          input="OpInfo mH sample 1 "),
+    Known("surface.functional:copy", "no_shared_memory", ("eager",), "<2.0", "pytorch/pytorch PR 76083: the "
+          "functional copy (behind functionalization, not in Python) \"decomposes into to and expand\": copy(x, y) "
+          "returns y itself where dtype, device and shape match (from 2.0 it clones x, then copies)"),
+    Known("surface.functional:align_tensors", "no_shared_memory", ("eager",), ">=1.13,<2.5", "pytorch/pytorch PR "
+          "23625: align_tensors aligns each tensor as align_to, which \"returns a view of tensor\" (the schema, "
+          "Tensor[] -> Tensor[], has no alias annotation; gone from later releases)"),
+    Known("surface.inplace:_foreach_*", "refuses_grad_leaf", ("eager",), "<2.1", "pytorch/pytorch issue 53796, "
+          "\"foreach ops in autograd\": the in-place foreach ops had no autograd kernel (no check of a leaf that "
+          "requires grad) until PR 96405 (2.1) gave them a grad_fn per tensor"),
+    Known("surface.out:unbind_copy", "refuses_grad_out", ("eager",), ">=1.13,<2.5",
+          DRAFT + "surface_copy_out_grad.py (before 2.5 unbind_copy's out= form writes outs that require grad too)"),
+]
+RECORDS += OLDER
+
+
+# ---- torch 2.6 to 2.12: the whole eager sweep on 2.6.0, 2.8.0, 2.10.0 and 2.12.1 ----
+# Every eager record above failed the same way on each of them (ranges start where it was observed); what differs:
+# the named-tensor op align_tensors (registered up to 2.12, gone by 2.13) returns views of its inputs, and
+# unbind_copy's out= form writes outs that require grad before 2.8, as split_with_sizes_copy's still does.
+ALIGN = ("surface.functional:align_tensors", "no_shared_memory", ALIASES, False)
+UNBIND_COPY = (DRAFT + "surface_copy_out_grad.py (2.6.0 writes them; from 2.8.0 at::native::unbind_copy_int_out "
+               "itself raises the error)")
+# 2.5 is not in the matrix: the range takes it in, between releases where each cell fails the same way (a record is
+# strict, so on a 2.5 where a cell holds, it fails saying so)
+RECORDS += [Known(entry, clause, ("eager",), ">=2.5,<2.13", evidence, by_design)
+            for entry, clause, evidence, by_design in EAGER + [ALIGN]]
+RECORDS.append(Known("surface.out:unbind_copy", "refuses_grad_out", ("eager",), ">=2.6,<2.8", UNBIND_COPY))
+

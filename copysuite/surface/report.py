@@ -1,4 +1,4 @@
-"""`python -m copysuite surface [--scope all] [--json PATH] [--markdown PATH] [--plan-only]`: the operator surface
+"""`python -m copysuite surface [--scope all] [--json PATH] [--markdown PATH] [--plan-only] [--schemas PATH]`: the operator surface
 of the installed torch, per class: how many op names, which the planned cells check, and why the others are not.
 
 Each planned call is judged eagerly, and a name counts as checked when some call applied to it (the op accepted
@@ -68,7 +68,15 @@ def main(argv=None) -> int:
     parser.add_argument("--plan-only", action="store_true", help="count planned calls without judging them")
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument("--markdown", metavar="PATH")
+    parser.add_argument("--schemas", metavar="PATH", help="also write every overload's class and schema (the change "
+                        "log compares them between releases); gzip when PATH ends in .gz; alone, nothing is judged")
     args = parser.parse_args(argv)
+    if args.schemas:
+        from copysuite.surface import schemas
+        schemas.write(args.schemas)
+        print(f"wrote {args.schemas}")
+        if not (args.json or args.markdown):
+            return 0
     report = surface(args.scope, not args.plan_only)
     if args.json:
         with open(args.json, "w") as f:

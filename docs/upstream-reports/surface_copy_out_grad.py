@@ -1,8 +1,11 @@
 """out= forms that write into outs requiring grad, where the input requires grad too, without the error other out=
 forms raise ("functions with out=... arguments don't support automatic differentiation, but one of the arguments
 requires grad"): split_with_sizes_copy, split_copy and the generated out= overloads of the foreach ops
-(`_foreach_add.List_out`, ...), all CompositeExplicitAutograd; unbind_copy, also CompositeExplicitAutograd, refuses.
-Seen on 2.13.0 by the operator surface's cells (copysuite/surface).
+(`_foreach_add.List_out`, ...), all CompositeExplicitAutograd; unbind_copy, also CompositeExplicitAutograd, refuses
+from 2.8.0 on (the error is raised inside at::native::unbind_copy_int_out) and writes them too on 2.6.0. Seen on
+2.6.0, 2.8.0, 2.10.0, 2.12.1, 2.13.0 and 2.14.1 by the operator surface's cells (copysuite/surface). On 1.13.1 to
+2.4.1 unbind_copy writes such outs too (closest upstream: pytorch/pytorch PR 134319, "Fix unbind_copy and add its
+decomposition", closed; not confirmed to be the change).
 """
 import torch
 

@@ -1,8 +1,10 @@
 """Ops whose schema returns a new tensor (no alias annotation) but which return their input, or a view of it, with
 no documentation saying so: meshgrid (views), cartesian_prod of one tensor (the tensor itself), histogramdd with
 tensor bins (the bins objects themselves as bin_edges: a write to the edges changes the caller's bins), dequantize of
-a float tensor, lift, to_dense_backward and to_mkldnn_backward (the argument itself). SchemaCheckMode does not see
-them: they are CompositeImplicitAutograd, or return the object untouched. Seen on 2.13.0 (copysuite/surface).
+a float tensor, lift, to_dense_backward and to_mkldnn_backward (the argument itself); the named-tensor op
+align_tensors (registered up to 2.12; torch.align_tensors itself raises "not yet implemented") returns views of its
+inputs. SchemaCheckMode does not see them: they are CompositeImplicitAutograd, or return the object untouched. Seen
+on 2.13.0 and 2.14.1, and with align_tensors on 2.6.0, 2.8.0, 2.10.0 and 2.12.1 (copysuite/surface).
 """
 import torch
 
@@ -18,3 +20,8 @@ for name, result in [("dequantize", torch.ops.aten.dequantize(x)), ("lift", torc
                      ("to_dense_backward", torch.ops.aten.to_dense_backward(x, g)),
                      ("to_mkldnn_backward", torch.ops.aten.to_mkldnn_backward(x, g))]:
     print(f"{name}: result is x: {result is x}")
+if hasattr(torch.ops.aten, "align_tensors"):
+    p, q = torch.randn(3, 4), torch.randn(2, 2)
+    print("schema:", torch._C._get_schema("aten::align_tensors", ""))
+    print("align_tensors results are views of the inputs:",
+          [r._base is t for r, t in zip(torch.ops.aten.align_tensors([p, q]), (p, q))])

@@ -8,7 +8,7 @@ import torch
 import torch.utils.dlpack
 
 from tests.faults import original
-from tests.faults.fault import fault
+from tests.faults.fault import fault, opt_in_fault
 
 
 
@@ -27,6 +27,22 @@ def _():
     def save(obj, *args, **kwargs):
         if isinstance(obj, torch.Tensor) and vars(obj):
             obj = without_attributes(obj)
+        return original.save(obj, *args, **kwargs)
+    return [(torch, "save", save)]
+
+
+NEW_DTYPES = {getattr(torch, n) for n in ("uint16", "uint32", "uint64", "complex32", "float8_e5m2", "float8_e4m3fn",
+                                         "float8_e5m2fnuz", "float8_e4m3fnuz", "float8_e8m0fnu") if hasattr(torch, n)}
+
+
+@opt_in_fault("save_refuses_new_dtypes", "torch.save refuses the dtypes added after the storage classes (uint16-64, "
+              "complex32, float8) with the KeyError releases before their support raised",
+              entries=["torch.save:new_dtypes"], expected=[("torch.save:new_dtypes", "raises")])
+def _():
+    def save(obj, *args, **kwargs):
+        for t in obj if isinstance(obj, (list, tuple)) else [obj]:
+            if isinstance(t, torch.Tensor) and t.dtype in NEW_DTYPES:
+                raise KeyError(f"dtype {t.dtype} is not recognized")
         return original.save(obj, *args, **kwargs)
     return [(torch, "save", save)]
 

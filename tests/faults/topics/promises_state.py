@@ -12,6 +12,7 @@ from tests.faults.fault import opt_in_fault as fault  # every fault of this modu
 _BASE = vars(getattr(torch._C, "TensorBase", None) or torch._C._TensorBase)
 _dlpack = original.T.__dlpack__
 _setitem = original.T.__setitem__
+_transpose_ = original.T.transpose_
 _to_dense = original.T.to_dense
 _resolve_conj = original.T.resolve_conj
 _version = _BASE["_version"]
@@ -181,3 +182,39 @@ def _():
        contact_note="snapshot reads `_version` of tensors that are not inference tensors only: the original value")
 def _():
     return [(original.T, "_version", property(lambda self: 0 if self.is_inference() else _version.__get__(self, type(self))))]
+
+
+@fault("detached_alias_refuses_metadata_change", "an in-place metadata change (transpose_) of what detach() returned "
+       "raises, as the detach() page said up to 2.2, instead of changing the alias's shape",
+       entries=["detach.metadata_change"], expected=[("detach.metadata_change", "raises")])
+def _():
+    detached = set()   # ids of the tensors detach() returned; kept only while the fault is applied
+
+    def detach(self):
+        out = original.detach(self)
+        detached.add(id(out))
+        return out
+
+    def transpose_(self, *args, **kwargs):
+        if id(self) in detached:
+            raise RuntimeError("set_sizes_and_strides is not allowed on a Tensor created from .data or .detach()")
+        return _transpose_(self, *args, **kwargs)
+    return [(original.T, "detach", detach), (original.T, "transpose_", transpose_)]
+
+
+@fault("inference_mode_does_nothing", "torch.inference_mode() is a no-op context: forward AD keeps its tangents "
+       "inside it, and a view taken inside it is a normal view that can be written anywhere",
+       entries=["inference_mode.forward_ad", "inference_mode.view_of_normal.write_outside"],
+       expected=[("inference_mode.forward_ad", "result_type"),
+                 ("inference_mode.view_of_normal.write_outside", "raises")])
+def _():
+    class inference_mode:
+        def __init__(self, mode=True):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+    return [(torch, "inference_mode", inference_mode)]

@@ -1,6 +1,7 @@
 """Faults in the operator surface (copysuite/surface): a view op that copies, an in-place op that returns a new tensor or
-skips its version bump, an out= op that returns a fresh tensor, a functional op that returns an alias. Each is caught
-by the surface cell of the op whose schema states the contract (copysuite/surface). """
+skips its version bump, an out= op that returns a fresh tensor or leaves an empty out unresized, a functional op that
+returns an alias. Each is caught by the surface cell of the op whose schema states the contract (copysuite/surface).
+"""
 from __future__ import annotations
 
 import torch
@@ -57,3 +58,15 @@ def _():
     def clone(input, *args, **kwargs):
         return original.view_as(input, input)
     return [(torch, "clone", clone)]
+
+
+@fault("surface_out_empty_not_resized", "torch.mm with an out that has no element computes the product but leaves "
+       "out as it was (no resize, nothing written) and returns it", entries=["surface.out:mm"],
+       expected=[("surface.out:mm", "contract")])
+def _():
+    def mm(*args, out=None, **kwargs):
+        if out is None or out.numel():
+            return _mm(*args, out=out, **kwargs) if out is not None else _mm(*args, **kwargs)
+        _mm(*args, **kwargs)
+        return out
+    return [(torch, "mm", mm)]
