@@ -182,6 +182,10 @@ RECORDS = (
            "a write through an expand() of an input made inside the function comes back wrong in the input "
            "(zero_ gives -a): the write is replayed as if each element of the view were its own",
            ops=("expand",), entry="generated.zero_through_expand"),
+    Record("unused_op_error_dropped", AOT, r"call\.raises", GH + "issues/160751",
+           "an op whose result nothing uses and which raises eagerly (`- 0` on a bool tensor) is dropped from the "
+           "AOTAutograd graph, so the compiled call does not raise (issue 160751, open: aot_eager removes ops, "
+           "missing their exceptions)", ops=("minus_zero",)),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
