@@ -161,8 +161,8 @@ RECORDS = (
            ops=("set_",), message=r"expected size .* stride", entry="generated.set_to_itself_after_write"),
     Record("detached_alias_inputs_version", AOT, r"in\.version_moved",
            "docs/upstream-reports/detached_alias_inputs_version.py", "a tensor and its detach() passed together, "
-           "one written: eagerly both share one version counter and it moves; compiled it moves for neither",
-           alias=r"\.detach\(\)"),
+           "one written: eagerly both share one version counter and it moves; compiled it moves for neither "
+           "(closest: issue 135441)", alias=r"\.detach\(\)", entry="detach.write_through_alias"),
     Record("index_put_dtype_mismatch_accepted", INDUCTOR, r"call\.raises",
            "docs/upstream-reports/index_put_dtype_mismatch_inductor.py", "index_put with values of another dtype, "
            "which eager refuses, runs under inductor (its lowering converts the values; closest: issue 150993)",
@@ -186,6 +186,11 @@ RECORDS = (
            "an op whose result nothing uses and which raises eagerly (`- 0` on a bool tensor) is dropped from the "
            "AOTAutograd graph, so the compiled call does not raise (issue 160751, open: aot_eager removes ops, "
            "missing their exceptions)", ops=("minus_zero",)),
+    Record("non_differentiable_view_input_mutation", AOT, r"call\.raises", GH + "pull/88817",
+           "aliased inputs with mixed ._base states (a view and a detached alias of one storage, as a graph break "
+           "after an in-place view op on an input passes them), one written: AOTAutograd's assertion left since its "
+           "first input-mutation support", message="does not yet handle non-differentiable view input mutations",
+           entry="detach.write_through_alias"),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
