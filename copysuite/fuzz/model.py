@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import torch
+
 from copysuite.fuzz.records import RECORDS
 from copysuite.fuzz.signature import kind
 
@@ -31,9 +33,9 @@ RULES = (
          "own that is an instance of eager's (dynamo's TorchRuntimeError is a RuntimeError: a caller's `except "
          "RuntimeError` catches both; docs/spec-format.md)", "torch/_dynamo/exc.py (TorchRuntimeError)"),
     Rule("intermediate_base_not_a_view", "an output that is a view of an intermediate (neither an input nor another "
-         "output) comes back from AOTAutograd as a tensor of its own, not a view: where no other output aliases it, "
-         "or where it or its base does not require grad, the aliasing is hidden (aten._unsafe_view) so that the "
-         "intermediate need not be an output of the graph",
+         "output, possibly the base of another output too) comes back from AOTAutograd as a tensor of its own, not "
+         "a view: where no other output aliases it, or where it or its base does not require grad, the aliasing is "
+         "hidden (aten._unsafe_view) so that the intermediate need not be an output of the graph",
          "torch/_functorch/_aot_autograd/collect_metadata_analysis.py, Note [Intermediate Bases Optimization] and "
          "OutputType.non_alias"),
     Rule("stride_of_size_one_dims", "the stride of a dim of size 0 or 1 is never used to address an element, so "
@@ -46,6 +48,23 @@ RULES = (
          "torch.autograd.Function): its outputs are siblings, so autograd.grad of one output with respect to another "
          "that is not its view finds no path (None) where eager's graph went through it",
          "torch/_functorch/_aot_autograd/runtime_wrappers.py, class CompiledFunction(torch.autograd.Function)"),
+    Rule("offset_in_fresh_storage", "the storage offset of an output that shares memory with no input (on both "
+         "sides; other outputs in that memory keep their places relative to it) addresses nothing a caller can "
+         "reach: eager's scatter ops copy the input's whole "
+         "storage span and keep its offset (clone_preserve_strides), a compiler allocates just the elements; the "
+         "documentation promises only \"a tensor with fresh storage\"",
+         "aten/src/ATen/native/TensorShape.cpp, Note [*_scatter ops preserve strides]; "
+         "https://docs.pytorch.org/docs/stable/generated/torch.select_scatter.html"),
+    Rule("as_strided_view_chain_banned", "a write through a chain of views of which a later one is an as_strided "
+         "(an input made by as_strided, then viewed) is refused when compiling: as_strided does not compose, so "
+         "functionalization cannot replay the write, and the error says the program is banned in compile",
+         "aten/src/ATen/FunctionalStorageImpl.cpp, FunctionalStorageImpl::add_update (\"banned in compile\", "
+         "https://github.com/pytorch/pytorch/issues/104505)"),
+    Rule("alias_regenerated_detached", "an output that aliases an input that requires grad, but does not require "
+         "grad itself (a view of a non-differentiable dtype view), is regenerated from the input outside the graph "
+         "and detached: the same memory, no longer an autograd view",
+         "torch/_functorch/_aot_autograd/functional_utils.py, gen_alias_from_base (patch_requires_grad detaches "
+         "an alias whose base requires grad and whose target does not)"),
 )
 
 RULE_TESTS = {
@@ -54,6 +73,11 @@ RULE_TESTS = {
     "stride_of_size_one_dims": lambda field, eager, other, run: _unused_strides(field, eager, other, run),
     "no_derivative_fails_at_compile": lambda field, eager, other, run: _no_derivative(field, eager, other, run),
     "outputs_are_siblings": lambda field, eager, other, run: _siblings(field, eager, other, run),
+    "offset_in_fresh_storage": lambda field, eager, other, run: _fresh_offset(field, run),
+    "as_strided_view_chain_banned": lambda field, eager, other, run: (
+        field == "call||raises" and eager is None and run.execution in AOT
+        and "as_strided() is non-compositional" in (run.other.error or "")),
+    "alias_regenerated_detached": lambda field, eager, other, run: _detached_alias(field, run),
 }
 
 
@@ -67,7 +91,9 @@ def _intermediate_view(field: str, run) -> bool:
     section, subject, attribute = field.split("|")
     if section != "out" or attribute not in ("is_view", "view_of") or run.execution not in AOT:
         return False
-    return (run.eager.signature.get(f"out|{subject}|view_of") == "an intermediate"
+    whose = str(run.eager.signature.get(f"out|{subject}|view_of"))
+    # "base of out:X": the base it shares with another output, which no input is (inputs are named first)
+    return ((whose == "an intermediate" or whose.startswith("base of out:"))
             and run.other.signature.get(f"out|{subject}|is_view") is False)
 
 
@@ -91,6 +117,44 @@ def _siblings(field: str, eager, other, run) -> bool:
         return False
     of, wrt = subject.split("~")
     return run.eager.signature.get(f"out|{of}|view_of") != f"out:{wrt}"
+
+
+def _fresh_offset(field: str, run) -> bool:
+    section, subject, attribute = field.split("|")
+    if section != "out" or attribute != "offset":
+        return False
+    me = f"out:{subject}"
+    partners = set()
+    for side in (run.eager, run.other):
+        for f, value in side.signature.items():
+            pair = f.split("|")[1].split("~") if f.startswith("pair|") and f.endswith("|shares_storage") else ()
+            if value is True and me in pair:
+                partner = pair[1] if pair[0] == me else pair[0]
+                if partner.startswith("in:"):
+                    return False
+                partners.add(partner.split(":", 1)[1])
+    # outputs that share the fresh storage among themselves keep their places relative to one another
+    return all(_byte_offset(run.eager, o) - _byte_offset(run.eager, subject)
+               == _byte_offset(run.other, o) - _byte_offset(run.other, subject) for o in partners)
+
+
+def _byte_offset(side, output: str):
+    sig = side.signature
+    dtype = getattr(torch, str(sig.get(f"out|{output}|dtype", "")).replace("torch.", ""), None)
+    if not isinstance(dtype, torch.dtype) or not isinstance(sig.get(f"out|{output}|offset"), int):
+        return None
+    return sig[f"out|{output}|offset"] * torch.empty(0, dtype=dtype).element_size()
+
+
+def _detached_alias(field: str, run) -> bool:
+    section, subject, attribute = field.split("|")
+    if section != "out" or attribute not in ("is_view", "view_of") or run.execution not in AOT:
+        return False
+    sig = run.other.signature
+    if sig.get(f"out|{subject}|is_view") is not False or sig.get(f"out|{subject}|requires_grad") is not False:
+        return False
+    return any(sig.get(f"in|{n}|requires_grad") is True and sig.get(f"pair|in:{n}~out:{subject}|shares_storage")
+               for n in run.program.input_names)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from copysuite.fuzz.signature import kind
 
 AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
 INDUCTOR = ("compile.inductor", "compile.inductor.dynamic")
+DYNAMO = ("compile.eager", *AOT)
 TORCH = Version(Version(torch.__version__).base_version)
 
 
@@ -35,6 +36,7 @@ class Record:
     entry: str = ""
     caches: bool = False   # only what the compile caches alone produce (differential.run's `uncached`)
     subclass: bool = False  # only programs with an input that a wrapper subclass holds aliased (TwoTensor(a, a))
+    alias: str = ""         # only programs with an aliased input whose expression matches this (".detach()")
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -47,6 +49,8 @@ class Record:
             return False
         if self.subclass and not any(i.alias and "TwoTensor(" in i.alias for i in run.program.inputs):
             return False
+        if self.alias and not any(i.alias and re.search(self.alias, i.alias) for i in run.program.inputs):
+            return False
         if self.aliased and not (any(i.alias for i in run.program.inputs) or run.texts.get("warm")):
             return False
         return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
@@ -55,7 +59,7 @@ class Record:
 GH = "https://github.com/pytorch/pytorch/"
 RECORDS = (
     Record("synthetic_base_identity", AOT,
-           r"pair\.(in~out|out~out)\.same_object|out\.(grad_fn|is_leaf)|write\.raises|backward\.grad",
+           r"pair\.(in~out|out~out)\.same_object|out\.(grad_fn|is_leaf|is_view|view_of)|write\.raises|backward\.grad",
            GH + "pull/115279",
            "aliased inputs are merged into a synthetic base, and an output that was one of them comes back as a new "
            "view of it: an equal alias, not the object passed", aliased=True, entry="compiled.overlapping_views"),
@@ -88,10 +92,12 @@ RECORDS = (
     Record("no_grad_view_replayed_with_grad", AOT, r"call\.raises", GH + "issues/158561",
            "a write into a view of an input made under no_grad is replayed with grad mode on, and autograd refuses it",
            message="A view was created in no_grad mode", entry="compiled.copy_into_view_of_input"),
-    Record("inductor_noop_returns_input", INDUCTOR, r"pair\.in~out\.(same_object|shares_storage)|write\.reaches:.*"
-           r"|out\.(is_view|view_of|grad_fn|is_leaf)|in\.version_moved", GH + "issues/197893",
+    Record("inductor_noop_returns_input", INDUCTOR, r"pair\.(in|out)~out\.(same_object|shares_storage)"
+           r"|write\.(reaches:.*|raises)|out\.(is_view|view_of|grad_fn|is_leaf|requires_grad|stride|offset)"
+           r"|in\.version_moved", GH + "issues/197893",
            "inductor replaces `x + 0`, `x * 1`, `x ** 1` by its operand, so the output is the input itself (or its "
-           "alias) and a write to it reaches the input (from 2.14)", torch=">=2.14",
+           "alias), with the input's strides, offset and requires_grad, and a write to it reaches the input (or "
+           "is refused as a write to a leaf that requires grad) (from 2.14)", torch=">=2.14",
            ops=("plus_zero", "times_one", "minus_zero")),
     Record("inductor_clone_under_dtype_view_removed", INDUCTOR,
            r"pair\.in~out\.(same_object|shares_storage)|write\.reaches:.*|in\.(values|version_moved)",
@@ -125,6 +131,66 @@ RECORDS = (
            "inputs that alias below a wrapper subclass (TwoTensor holding the same tensor twice, or a tensor also "
            "passed on its own) are not seen as aliased by AOTAutograd: a write through one fails its functional "
            "graph check or is lost", subclass=True),
+    Record("data_write_version", AOT, r"in\.version_moved", GH + "pull/186185",
+           "a write through `x.data` inside the function (hidden from autograd since PR 131403) moves x's version "
+           "counter when the compiled graph runs, where eager's `.data` has a counter of its own (PR 186185, closed, "
+           "names it: hidden graph-handled mutations still bump the counter; issue 139152)", ops=("data",),
+           entry="generated.write_through_data"),
+    Record("write_back_into_overlapping_input", AOT, r"call\.raises", GH + "issues/165409",
+           "an in-place op on an input whose elements overlap (expand()) that eager accepts (fill_, zero_): the "
+           "compiled function fails copying the result back into the input (issue 165409, open: the same refusal "
+           "for an overlapping intermediate)", message="more than one element of the written-to tensor",
+           entry="generated.fill_expanded_input"),
+    Record("partial_overlap_accepted", AOT, r"call\.raises", GH + "issues/162151",
+           "a write whose source partially overlaps its destination (`x.copy_(x.t())`, `torch.add(x.t(), 1, out=x)`), "
+           "which eager refuses, is functionalized into an out-of-place op on a snapshot and runs (issue 162151, "
+           "open; PR 185149, closed, not in 2.14.1, has functional copy run eager's partial-overlap check)",
+           ops=("copy_", "setitem_from", "add_from", "out_add", "out_mul", "out_neg"),
+           entry="generated.copy_from_own_transpose"),
+    Record("inplace_view_op_on_input_alias_version", AOT, r"in\.version_moved",
+           "docs/upstream-reports/detach_metadata_change_version.py", "an in-place view op (transpose_, "
+           "unsqueeze_, squeeze_, as_strided_) on an alias of an input made inside the function (detach(), a view, "
+           "a dtype view) moves the input's version counter eagerly, not under AOTAutograd",
+           ops=("transpose_", "squeeze_", "unsqueeze_", "as_strided_")),
+    Record("mutated_input_strides_lost", AOT, r"in\.geometry|out\.(stride|offset)|pair\..*|write\.reaches:.*",
+           GH + "issues/133512", "an input with strides of its own, written in place and then set_() to itself, "
+           "takes the contiguous strides of its functional value: functionalization does not keep the strides of "
+           "a mutated input for what reads them next", ops=("set_",), entry="generated.set_to_itself_after_write"),
+    Record("set_strides_asserted", INDUCTOR, r"call\.raises", GH + "issues/191337",
+           "inductor asserts an input's strides after set_() changed them (the `.data =` assertion of issue 191337)",
+           ops=("set_",), message=r"expected size .* stride", entry="generated.set_to_itself_after_write"),
+    Record("detached_alias_inputs_version", AOT, r"in\.version_moved",
+           "docs/upstream-reports/detached_alias_inputs_version.py", "a tensor and its detach() passed together, "
+           "one written: eagerly both share one version counter and it moves; compiled it moves for neither "
+           "(closest: issue 135441)", alias=r"\.detach\(\)", entry="detach.write_through_alias"),
+    Record("index_put_dtype_mismatch_accepted", INDUCTOR, r"call\.raises",
+           "docs/upstream-reports/index_put_dtype_mismatch_inductor.py", "index_put with values of another dtype, "
+           "which eager refuses, runs under inductor (its lowering converts the values; closest: issue 150993)",
+           ops=("index_put", "index_put_")),
+    Record("detach_after_write_lost", AOT, r"in\.requires_grad|out\.(requires_grad|grad_fn|is_leaf)|backward\..*"
+           r"|write\.raises", GH + "issues/176854", "detach_() on an input written in place first (or on the "
+           "result of out= into it) is lost: the caller's tensor still requires grad (issue 176854, closed, is "
+           "detach_() lost on an intermediate)", ops=("detach_",), entry="generated.detach_after_write"),
+    Record("requires_grad_off_through_alias_lost", DYNAMO, r"in\.requires_grad|out\.(requires_grad|grad_fn|is_leaf)"
+           r"|backward\..*|write\.raises", "docs/upstream-reports/requires_grad_off_through_alias.py",
+           "requires_grad_(False) on another name for an input (add_'s result, `to()` of its own dtype) is lost by "
+           "dynamo: the caller's tensor still requires grad", ops=("requires_grad_false",)),
+    Record("data_read_twice_one_object", DYNAMO, r"pair\.out~out\.same_object",
+           "docs/upstream-reports/data_twice_same_object.py", "`a.data` read twice gives one object under dynamo, "
+           "two in eager (closest: issue 100348, the same for detach(), fixed)", ops=("data",)),
+    Record("write_through_expand_of_input", AOT, r"in\.values|out\.values|write\.reaches:.*", GH + "issues/197448",
+           "a write through an expand() of an input made inside the function comes back wrong in the input "
+           "(zero_ gives -a): the write is replayed as if each element of the view were its own",
+           ops=("expand",), entry="generated.zero_through_expand"),
+    Record("unused_op_error_dropped", AOT, r"call\.raises", GH + "issues/160751",
+           "an op whose result nothing uses and which raises eagerly (`- 0` on a bool tensor) is dropped from the "
+           "AOTAutograd graph, so the compiled call does not raise (issue 160751, open: aot_eager removes ops, "
+           "missing their exceptions)", ops=("minus_zero",)),
+    Record("non_differentiable_view_input_mutation", AOT, r"call\.raises", GH + "pull/88817",
+           "aliased inputs with mixed ._base states (a view and a detached alias of one storage, as a graph break "
+           "after an in-place view op on an input passes them), one written: AOTAutograd's assertion left since its "
+           "first input-mutation support", message="does not yet handle non-differentiable view input mutations",
+           entry="detach.write_through_alias"),
     Record("cache_serves_aliased_graph", INDUCTOR, r".*", GH + "pull/184694",
            "with the FX graph and AOTAutograd caches on, a graph compiled for aliased inputs is served to a new "
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "

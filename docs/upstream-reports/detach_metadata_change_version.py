@@ -2,8 +2,9 @@
 eagerly the detached alias shares `t`'s version counter, so the change bumps `t._version` (autograd can tell that a
 saved `t` was altered); compiled with an AOTAutograd backend the counter does not move. Silent. Dynamo alone
 (backend="eager") keeps eager's behaviour. The direct `t.transpose_()` on a graph input is a graph break by design
-(issue 149907); on an alias made inside the function there is none. Closest: PR 100787 (that graph break), issue
-135441 (a data write through a view, not a metadata change)."""
+(issue 149907); on an alias made inside the function there is none. The same holds for other aliases made
+inside (`t[::2].transpose_(0, -1)`, `t.view(torch.int32).unsqueeze_(0)`: found by `python -m copysuite fuzz`).
+Closest: PR 100787 (that graph break), issue 135441 (a data write through a view, not a metadata change)."""
 import torch
 
 

@@ -97,6 +97,29 @@ def test_by_design_rules_and_pruning():
     assert judged.status == "new" and judged.unexplained == ("call.raises",)
 
 
+def test_storage_offset_and_detached_alias_rules():
+    """An output's storage offset is by design only where it shares memory with nothing on either side; an output
+    that is not an autograd view is by design only where it aliases an input that requires grad and does not
+    require grad itself (the alias AOTAutograd regenerates detached)."""
+    program = Program((Input("a"),), (Statement("t1", "select_scatter", ("a",)),), ("t1",))
+    offset = {"out|t1|offset": [4, 0]}
+
+    def judged(eager: dict, other: dict, differences: dict):
+        run = differential.Run(program, differential.Side(eager, None), differential.Side(other, None), {},
+                               "compile.inductor")
+        return model.judge(run, "compile.inductor", differences)
+
+    fresh = {"pair|in:a~out:t1|shares_storage": False}
+    assert judged(fresh, fresh, offset).status == "by_design"
+    shared = {"pair|in:a~out:t1|shares_storage": True}
+    assert judged(shared, fresh, offset).status == "new"
+    not_a_view = {"out|t1|is_view": [True, False]}
+    detached = {"out|t1|is_view": False, "out|t1|requires_grad": False, "in|a|requires_grad": True,
+                "pair|in:a~out:t1|shares_storage": True}
+    assert judged({}, detached, not_a_view).status == "by_design"
+    assert judged({}, {**detached, "in|a|requires_grad": False}, not_a_view).status == "new"
+
+
 def compile_faults_of_catalog():
     return [f for f in CATALOG if f.patch.__module__ == compile_faults.__name__]
 
