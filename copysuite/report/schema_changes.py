@@ -78,7 +78,8 @@ def line(change: dict, old: str, new: str) -> str:
                 f"`{change['after']}` {span}")
     names = ", ".join(f"`{n}`" for n in change["names"])
     verb = "new" if change["kind"] == "added" else "no longer registered"
-    return f"{len(change['names'])} {change['class']} op names {verb}: {names} {span}"
+    count = len(change["names"])
+    return f"{count} {change['class']} op name{'s' if count > 1 else ''} {verb}: {names} {span}"
 
 
 def release_items(folder=SURFACE_DIR) -> list:
@@ -86,6 +87,6 @@ def release_items(folder=SURFACE_DIR) -> list:
     dumps = load_dumps(folder)
     items = []
     for old, new in zip(dumps, dumps[1:]):
-        release = Version(new["torch"])
+        release = Version(".".join(new["torch"].split(".")[:2]))   # the series (2.6), as the version gates name it
         items += [(release, line(c, old["torch"], new["torch"])) for c in changes(old, new)]
     return items
