@@ -1,9 +1,9 @@
 """`b.data = a` inside a compiled function, where the input `b` is a transposed view of the input `a`: eager gives
 `b` a's memory and geometry (strides (2, 1), values in a's order); under aot_eager `b` keeps its old strides (1, 2)
 and reads a's memory transposed. Silent. The same assignment on inputs that do not alias holds under aot_eager.
-Seen on torch 2.13.0 (found by `python -m copysuite fuzz`). Upstream: issue 94773 (open) is `.data =` while an
-alias of the tensor is alive (`x[:]` made inside the function); issue 191337 is inductor's stride assertion after
-`.data =` on a transposed input; neither is this case."""
+Seen on torch 2.2.2 ... 2.14.1, aot_eager and inductor (found by `python -m copysuite fuzz` on 2.13.0). Upstream:
+issue 94773 (open) is `.data =` while an alias of the tensor is alive (`x[:]` made inside the function); issue 191337
+is inductor's stride assertion after `.data =` on a transposed input; neither is this case."""
 import sys
 
 import torch
