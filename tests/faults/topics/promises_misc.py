@@ -1,7 +1,7 @@
 """Faults of the documentation audit (docs/promises.md), third part : the
 promises of results' types and dtypes (torch.tensor, asarray, tolist, item, type, bool), the refusals (numpy(force=),
-requires_grad_, retain_grad, DLPack export, view(dtype), sparse accessors), indexing, deep copies, module state and
-inference tensors."""
+requires_grad_, retain_grad, DLPack export, view(dtype), sparse accessors), indexing, deep copies, module state,
+inference tensors and the nested-tensor constructors' copies."""
 from __future__ import annotations
 
 import warnings
@@ -14,6 +14,8 @@ from tests.faults.fault import opt_in_fault as fault  # every fault of this modu
 
 # the originals this module patches or calls, captured before any fault is applied (tests/faults/fault.py's rule)
 _tolist = original.T.tolist
+_nested_tensor = getattr(torch.nested, "nested_tensor", None)
+_as_nested_tensor = getattr(torch.nested, "as_nested_tensor", None)
 _BUILD = ("copysuite/strategies/cases.py:build",)
 
 
@@ -161,3 +163,32 @@ def _():
     def bool_(self, memory_format=torch.preserve_format):
         return self
     return [(original.T, "bool", bool_)]
+
+
+def _rows_base(ts):
+    """The contiguous tensor whose rows the list holds, in order (`list(source)`), or None."""
+    base = getattr(ts[0], "_base", None) if ts and isinstance(ts[0], torch.Tensor) else None
+    if base is None or not base.is_contiguous() or base.dim() < 2 or base.shape[1:] != ts[0].shape or len(ts) != len(base):
+        return None
+    return base if all(t._base is base and t.data_ptr() == b.data_ptr() for t, b in zip(ts, base.unbind())) else None
+
+
+@fault("nested_tensor_shares_rows", "torch.nested.nested_tensor of the rows of one contiguous tensor builds the "
+       "nested tensor over that tensor's memory instead of copying them into a packed block of its own",
+       entries=["torch.nested.nested_tensor"], expected=[("torch.nested.nested_tensor", "shares_storage")])
+def _():
+    def nested_tensor(ts, *args, **kwargs):
+        base = _rows_base(list(ts)) if not args and not kwargs else None
+        return _as_nested_tensor(original.detach(base)) if base is not None else _nested_tensor(ts, *args, **kwargs)
+    return [(torch.nested, "nested_tensor", nested_tensor)]
+
+
+@fault("as_nested_tensor_list_shares", "torch.nested.as_nested_tensor of a list of the rows of one contiguous "
+       "tensor builds the nested tensor over that tensor's memory instead of copying the list's tensors",
+       entries=["torch.nested.as_nested_tensor:list"], expected=[("torch.nested.as_nested_tensor:list",
+                                                                  "shares_storage")])
+def _():
+    def as_nested_tensor(ts, *args, **kwargs):
+        base = _rows_base(list(ts)) if isinstance(ts, (list, tuple)) and not args and not kwargs else None
+        return _as_nested_tensor(base) if base is not None else _as_nested_tensor(ts, *args, **kwargs)
+    return [(torch.nested, "as_nested_tensor", as_nested_tensor)]

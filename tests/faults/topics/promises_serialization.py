@@ -272,31 +272,3 @@ def _():
         return original.set_(self, *args, **kwargs)
     return [(original.T, "set_", set_)]
 
-
-def _rows_base(ts):
-    """The contiguous tensor whose rows the list holds, in order (`list(source)`), or None."""
-    base = getattr(ts[0], "_base", None) if ts and isinstance(ts[0], torch.Tensor) else None
-    if base is None or not base.is_contiguous() or base.dim() < 2 or base.shape[1:] != ts[0].shape or len(ts) != len(base):
-        return None
-    return base if all(t._base is base and t.data_ptr() == b.data_ptr() for t, b in zip(ts, base.unbind())) else None
-
-
-@fault("nested_tensor_shares_rows", "torch.nested.nested_tensor of the rows of one contiguous tensor builds the "
-       "nested tensor over that tensor's memory instead of copying them into a packed block of its own",
-       entries=["torch.nested.nested_tensor"], expected=[("torch.nested.nested_tensor", "shares_storage")])
-def _():
-    def nested_tensor(ts, *args, **kwargs):
-        base = _rows_base(list(ts)) if not args and not kwargs else None
-        return _as_nested_tensor(original.detach(base)) if base is not None else _nested_tensor(ts, *args, **kwargs)
-    return [(torch.nested, "nested_tensor", nested_tensor)]
-
-
-@fault("as_nested_tensor_list_shares", "torch.nested.as_nested_tensor of a list of the rows of one contiguous "
-       "tensor builds the nested tensor over that tensor's memory instead of copying the list's tensors",
-       entries=["torch.nested.as_nested_tensor:list"], expected=[("torch.nested.as_nested_tensor:list",
-                                                                  "shares_storage")])
-def _():
-    def as_nested_tensor(ts, *args, **kwargs):
-        base = _rows_base(list(ts)) if isinstance(ts, (list, tuple)) and not args and not kwargs else None
-        return _as_nested_tensor(base) if base is not None else _as_nested_tensor(ts, *args, **kwargs)
-    return [(torch.nested, "as_nested_tensor", as_nested_tensor)]
