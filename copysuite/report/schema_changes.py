@@ -15,8 +15,9 @@ from pathlib import Path
 
 from packaging.version import Version
 
+from copysuite.report.surface_table import SURFACE_DIR
+
 ANNOTATION = re.compile(r"Tensor\(([^)]*)\)")
-SURFACE_DIR = Path(__file__).resolve().parents[2] / "results" / "surface"
 
 
 def load_dumps(folder=SURFACE_DIR) -> list:

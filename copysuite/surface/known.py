@@ -133,10 +133,10 @@ def records(entry: str, execution: str, version: str, sources=None) -> list:
 
 
 # ---- torch 1.13 to 2.4, eagerly (the whole sweep on 1.13.1, 2.0.1, 2.2.2 and 2.4.1) ----------------------------------
-def same_as(entry: str, torch_range: str) -> Known:
-    """The record of `entry` on 2.13 (EAGER), on the older releases where its cell fails the same way."""
-    clause, evidence, by_design = next((c, e, d) for n, c, e, d in EAGER if n == entry)
-    return Known(entry, clause, ("eager",), torch_range, evidence, by_design)
+def same_as(entry: str, torch_range: str, execution: str = "eager") -> Known:
+    """The record of `entry` on 2.13 (EAGER, AOT_EAGER), on the releases where its cell fails the same way there."""
+    clause, evidence, by_design = next((c, e, d) for n, c, e, d in EAGER + AOT_EAGER if n == entry)
+    return Known(entry, clause, (execution,), torch_range, evidence, by_design)
 
 
 # where a cell is missing or refuses every input on some release (a record there would fail), its range starts later
@@ -212,16 +212,10 @@ RECORDS.append(Known("surface.out:unbind_copy", "refuses_grad_out", ("eager",), 
 
 
 # ---- compile.aot_eager, the default sample on 2.6.0 to 2.14.1 (2.2 and 2.4 fail more there, not yet triaged) ----
-def compiled_as_on_213(entry: str, torch_range: str) -> Known:
-    """The aot_eager record of `entry` on 2.13, on the releases where its sample cell fails the same way."""
-    clause, evidence, by_design = next((c, e, d) for n, c, e, d in EAGER + AOT_EAGER if n == entry)
-    return Known(entry, clause, ("compile.aot_eager",), torch_range, evidence, by_design)
-
-
 for sample_range in (">=2.6,<2.13", ">=2.14,<2.15"):
-    RECORDS.append(compiled_as_on_213("surface.inplace:requires_grad_", sample_range))
+    RECORDS.append(same_as("surface.inplace:requires_grad_", sample_range, "compile.aot_eager"))
 for sample_range in (">=2.8,<2.13", ">=2.14,<2.15"):   # 2.6.0 holds all three
-    RECORDS += [compiled_as_on_213(entry, sample_range) for entry, *_ in AOT_EAGER]
+    RECORDS += [same_as(entry, sample_range, "compile.aot_eager") for entry, *_ in AOT_EAGER]
 RECORDS.append(Known("surface.alias:align_to", "call", ("compile.aot_eager",), ">=2.8,<2.13", "pytorch/pytorch PR "
                      "120779, \"[dynamo] Graph break when faking named tensors\": \"torch.compile doesn't support named "
                      "tensors\" (the fake-tensor call of align_to fails)", by_design=True))

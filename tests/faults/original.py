@@ -99,6 +99,7 @@ def dtype_of(args, kwargs):
     return kwargs.get("dtype") or next((a for a in args if isinstance(a, torch.dtype)), None)
 # promise3
 as_nested_tensor = torch.nested.as_nested_tensor
+nested_tensor = torch.nested.nested_tensor
 set_default_mmap_options = getattr(torch.serialization, "set_default_mmap_options", None)
 get_default_mmap_options = getattr(torch.serialization, "get_default_mmap_options", None)
 contiguous_format = torch.contiguous_format

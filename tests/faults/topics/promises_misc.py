@@ -14,8 +14,6 @@ from tests.faults.fault import opt_in_fault as fault  # every fault of this modu
 
 # the originals this module patches or calls, captured before any fault is applied (tests/faults/fault.py's rule)
 _tolist = original.T.tolist
-_nested_tensor = getattr(torch.nested, "nested_tensor", None)
-_as_nested_tensor = getattr(torch.nested, "as_nested_tensor", None)
 _BUILD = ("copysuite/strategies/cases.py:build",)
 
 
@@ -168,7 +166,8 @@ def _():
 def _rows_base(ts):
     """The contiguous tensor whose rows the list holds, in order (`list(source)`), or None."""
     base = getattr(ts[0], "_base", None) if ts and isinstance(ts[0], torch.Tensor) else None
-    if base is None or not base.is_contiguous() or base.dim() < 2 or base.shape[1:] != ts[0].shape or len(ts) != len(base):
+    if (base is None or not base.is_contiguous() or base.dim() < 2 or base.shape[1:] != ts[0].shape
+            or len(ts) != len(base)):
         return None
     return base if all(t._base is base and t.data_ptr() == b.data_ptr() for t, b in zip(ts, base.unbind())) else None
 
@@ -179,7 +178,9 @@ def _rows_base(ts):
 def _():
     def nested_tensor(ts, *args, **kwargs):
         base = _rows_base(list(ts)) if not args and not kwargs else None
-        return _as_nested_tensor(original.detach(base)) if base is not None else _nested_tensor(ts, *args, **kwargs)
+        if base is None:
+            return original.nested_tensor(ts, *args, **kwargs)
+        return original.as_nested_tensor(original.detach(base))
     return [(torch.nested, "nested_tensor", nested_tensor)]
 
 
@@ -190,5 +191,5 @@ def _():
 def _():
     def as_nested_tensor(ts, *args, **kwargs):
         base = _rows_base(list(ts)) if isinstance(ts, (list, tuple)) and not args and not kwargs else None
-        return _as_nested_tensor(base) if base is not None else _as_nested_tensor(ts, *args, **kwargs)
+        return original.as_nested_tensor(ts, *args, **kwargs) if base is None else original.as_nested_tensor(base)
     return [(torch.nested, "as_nested_tensor", as_nested_tensor)]

@@ -15,8 +15,6 @@ _reduce_ex = original.T.__reduce_ex__
 _unbind = original.T.unbind
 _resolve_conj = original.T.resolve_conj
 _resolve_neg = original.T.resolve_neg
-_nested_tensor = getattr(torch.nested, "nested_tensor", None)
-_as_nested_tensor = getattr(torch.nested, "as_nested_tensor", None)
 _future = torch.__future__
 _new_empty = original.T.new_empty
 _saved = {}   # load_returns_saved_objects: id(file object) -> what torch.save wrote there
@@ -101,7 +99,7 @@ def _():
        expected=[("torch.nested.nested_tensor", "requires_grad")])
 def _():
     def nested_tensor(ts, *args, **kwargs):
-        out = _nested_tensor(ts, *args, **kwargs)
+        out = original.nested_tensor(ts, *args, **kwargs)
         return out.requires_grad_() if out.is_floating_point() and torch.is_grad_enabled() else out
     return [(torch.nested, "nested_tensor", nested_tensor)]
 
@@ -111,7 +109,7 @@ def _():
        expected=[("torch.nested.as_nested_tensor:list", "requires_grad")])
 def _():
     def as_nested_tensor(ts, *args, **kwargs):
-        return _as_nested_tensor([original.detach(t) for t in ts] if isinstance(ts, list) else ts, *args, **kwargs)
+        return original.as_nested_tensor([original.detach(t) for t in ts] if isinstance(ts, list) else ts, *args, **kwargs)
     return [(torch.nested, "as_nested_tensor", as_nested_tensor)]
 
 

@@ -16,7 +16,6 @@ _transpose_ = original.T.transpose_
 _to_dense = original.T.to_dense
 _resolve_conj = original.T.resolve_conj
 _version = _BASE["_version"]
-_as_nested_tensor = getattr(torch.nested, "as_nested_tensor", None)
 _future = torch.__future__
 _BUILD = ("copysuite/strategies/cases.py:build",)
 
@@ -171,7 +170,7 @@ def _():
                  ("torch.nested.as_nested_tensor:jagged.float64", "dtype")])
 def _():
     def as_nested_tensor(ts, dtype=None, device=None, layout=None):
-        out = _as_nested_tensor(ts, device=device, layout=layout)
+        out = original.as_nested_tensor(ts, device=device, layout=layout)
         return original.clone(out) if out is ts else out
     return [(torch.nested, "as_nested_tensor", as_nested_tensor)]
 
