@@ -211,12 +211,40 @@ RECORDS += [Known(entry, clause, ("eager",), ">=2.5,<2.13", evidence, by_design)
 RECORDS.append(Known("surface.out:unbind_copy", "refuses_grad_out", ("eager",), ">=2.6,<2.8", UNBIND_COPY))
 
 
-# ---- compile.aot_eager, the default sample on 2.6.0 to 2.14.1 (2.2 and 2.4 fail more there, not yet triaged) ----
-for sample_range in (">=2.6,<2.13", ">=2.14,<2.15"):
-    RECORDS.append(same_as("surface.inplace:requires_grad_", sample_range, "compile.aot_eager"))
-for sample_range in (">=2.8,<2.13", ">=2.14,<2.15"):   # 2.6.0 holds all three
-    RECORDS += [same_as(entry, sample_range, "compile.aot_eager") for entry, *_ in AOT_EAGER]
-RECORDS.append(Known("surface.alias:align_to", "call", ("compile.aot_eager",), ">=2.8,<2.13", "pytorch/pytorch PR "
-                     "120779, \"[dynamo] Graph break when faking named tensors\": \"torch.compile doesn't support named "
-                     "tensors\" (the fake-tensor call of align_to fails)", by_design=True))
-
+# ---- compile.aot_eager, the default sample on 2.2.2 to 2.14.1 (1.13 and 2.0 skip: no torch.compile there) ----
+AOT = ("compile.aot_eager",)
+for sample_range in (">=2.2,<2.13", ">=2.14,<2.15"):
+    RECORDS += [same_as(entry, sample_range, "compile.aot_eager") for entry in (
+        "surface.inplace:requires_grad_", "surface.alias:lift_fresh", "surface.inplace:polygamma_")]
+# slice_inverse is registered from 2.3 or 2.4 (2.2.2 has no such op)
+RECORDS += [same_as("surface.alias:slice_inverse", r, "compile.aot_eager") for r in (">=2.4,<2.13", ">=2.14,<2.15")]
+RECORDS.append(Known("surface.alias:align_to", "call", AOT, ">=2.2,<2.13", "pytorch/pytorch PR 120779, \"[dynamo] "
+                     "Graph break when faking named tensors\": \"torch.compile doesn't support named tensors\" (the "
+                     "fake-tensor call of align_to fails, before that PR as after it)", by_design=True))
+# what fails only on the older releases, each with the change that made later ones hold
+SPARSE_STORAGE = ("pytorch/pytorch PR 118192 (2.3): \"merge_view_inputs() shouldn't be looking at storage of sparse "
+                  "tensors\", \"In has_metadata_mutation() only check StorageWeakRef if the result is going to be "
+                  "used\" (on 2.2.2 AOTAutograd's has_metadata_mutation raises \"Cannot access storage of "
+                  "SparseTensorImpl\" on a sparse input); reproduction: docs/upstream-reports/sparse_input_aot_222.py")
+RECORDS += [Known(f"surface.alias:{op}", "call", AOT, ">=2.2,<2.3", SPARSE_STORAGE)
+            for op in ("_indices", "_values", "indices", "values", "coalesce")]
+RECORDS.append(Known("surface.alias:_nested_view_from_buffer", "call", AOT, ">=2.2,<2.3", "on 2.2.2 the fake tensor "
+                     "runs _nested_view_from_buffer's kernel on fake nested sizes, which trips its internal assert "
+                     "(\"The number of elements in the buffer must equal the nested tensor size\"); 2.4's "
+                     "torch/_subclasses/fake_impls.py refuses the op (\"torch.compile does not support strided "
+                     "NestedTensor\", pytorch/pytorch issue 126025), so dynamo runs it eagerly. The change's PR not "
+                     "found; 2.3 is not in the matrix"))
+RECORDS.append(Known("surface.inplace:random_", "call", AOT, ">=2.2,<2.4", "pytorch/pytorch issue 121621, "
+                     "\"torch.Tensor.random_ causes invalid syntax\" (reported on 2.2, closed; random_'s argument "
+                     "`from` is a Python keyword, written as a keyword argument in generated code: SyntaxError in "
+                     "proxy_tensor's wrapped); 2.4.1 compiles it"))
+RECORDS.append(Known("surface.inplace:set_", "keeps_shape", AOT, ">=2.2,<2.3", DOCS + "torch.Tensor.set_.html: \"self "
+                     "tensor will share the same storage and have the same size and strides as source\""
+                     + UNTAGGED.format("115769, 2.3"), by_design=True))
+# an out with no element, resized by the op: dynamo compared out's shape with the result's after fake propagation had
+# already resized the fake out, so it did not see the resize and traced it (2.2: a guard on out's old rank fails to
+# build; 2.4: AOTAutograd's expand fails)
+RECORDS += [Known(f"surface.out:{op}", "resizes_empty_out", AOT, ">=2.2,<2.5", "pytorch/pytorch PR 130074 (2.5), "
+                  "\"[dynamo][dynamic-shapes] Graph break if out shape changes on out= variants\" (issue 130068): dynamo "
+                  "saves out's shape before fake propagation and graph-breaks when the op resizes it; issue 108022 is "
+                  "2.1's AssertionError (len(constraint) == t.dim())") for op in ("add", "cat", "mm", "sum")]
