@@ -217,6 +217,11 @@ AOT = ("compile.aot_eager",)
 for sample_range in (">=2.2,<2.13", ">=2.14,<2.15"):
     RECORDS += [same_as(entry, sample_range, "compile.aot_eager") for entry in (
         "surface.inplace:requires_grad_", "surface.alias:lift_fresh", "surface.inplace:polygamma_")]
+# the sweep's alias and in-place cells under aot_eager on 2.14.1: the logical in-place ops as on 2.13, and 2.14's
+# shallow_copy_data_ as eagerly
+RECORDS += [same_as(f"surface.inplace:logical_{op}_", ">=2.14,<2.15", "compile.aot_eager")
+            for op in ("and", "or", "xor", "not")]
+RECORDS.append(replace(next(k for k in RECORDS if k.entry == "surface.inplace:shallow_copy_data_"), executions=AOT))
 # slice_inverse is registered from 2.3 or 2.4 (2.2.2 has no such op)
 RECORDS += [same_as("surface.alias:slice_inverse", r, "compile.aot_eager") for r in (">=2.4,<2.13", ">=2.14,<2.15")]
 RECORDS.append(Known("surface.alias:align_to", "call", AOT, ">=2.2,<2.13", "pytorch/pytorch PR 120779, \"[dynamo] "
