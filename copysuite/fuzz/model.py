@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import re
+
 import torch
 
 from copysuite.fuzz.records import RECORDS
@@ -65,6 +67,14 @@ RULES = (
          "and detached: the same memory, no longer an autograd view",
          "torch/_functorch/_aot_autograd/functional_utils.py, gen_alias_from_base (patch_requires_grad detaches "
          "an alias whose base requires grad and whose target does not)"),
+    # export
+    Rule("requires_grad_not_traced", "export traces the tensor computation into a graph of ATen ops, and the "
+         "exported module runs that graph: requires_grad_() (on an input or on another name for it) is no ATen op "
+         "(a manual binding that never reaches the dispatcher), so nothing replays it, and the caller's tensors and "
+         "the outputs keep the requires_grad the graph gives them, with what follows from it (a write to a leaf, "
+         "backward, autograd.grad)",
+         "torch/export/__init__.py, export() (\"a traced graph representing only the Tensor computation\"); "
+         "aten/src/ATen/native/native_functions.yaml, requires_grad_ (manual_cpp_binding)"),
 )
 
 RULE_TESTS = {
@@ -78,7 +88,13 @@ RULE_TESTS = {
         field == "call||raises" and eager is None and run.execution in AOT
         and "as_strided() is non-compositional" in (run.other.error or "")),
     "alias_regenerated_detached": lambda field, eager, other, run: _detached_alias(field, run),
+    # export
+    "requires_grad_not_traced": lambda field, eager, other, run: (
+        run.execution == "export" and bool({"requires_grad_", "requires_grad_false"} & set(run.program.ops))
+        and re.fullmatch(AUTOGRAD_STATE, kind(field)) is not None),
 }
+# what a tensor's requires_grad decides: its own flags, a write to it, backward and autograd.grad through it
+AUTOGRAD_STATE = r"(in|out)\.requires_grad|out\.(grad_fn|is_leaf)|write\.raises|backward\..*|grad\.value"
 
 
 def _both_raise(field: str, eager, other, run) -> bool:

@@ -19,6 +19,7 @@ from copysuite.fuzz.signature import kind
 AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
 INDUCTOR = ("compile.inductor", "compile.inductor.dynamic")
 DYNAMO = ("compile.eager", *AOT)
+EXPORT = ("export",)
 TORCH = Version(Version(torch.__version__).base_version)
 
 
@@ -196,4 +197,20 @@ RECORDS = (
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
            "(PR 184694, closed, added it; docs/upstream-reports/cache_serves_aliased_graph.py)", aliased=True,
            caches=True),
+    # export
+    Record("export_data_of_written_tensor", EXPORT, r"call\.raises",
+           "docs/upstream-reports/export_data_of_written_tensor.py", "`x.data` of a tensor written in place in the "
+           "same program (an input: a SymInt \"not tracked with proxy\"; an intermediate: a fake tensor left in the "
+           "exported program's constants) fails to export, where eager runs (closest: PR 161589)", ops=("data",),
+           message="is not tracked with proxy|fake tensor in the exported program constant"),
+    Record("export_data_assignment_lost", EXPORT,
+           r"in\.(values|geometry|version_moved)|out\.(values|shape|stride|offset)|pair\..*|write\.reaches:.*",
+           "docs/upstream-reports/export_data_assignment_lost.py", "`x.data = y` is not replayed by the exported "
+           "module: the caller's x keeps its own memory and geometry, and what the program writes into x after it "
+           "lands there (closest: issue 94773)", ops=("data_assign",)),
+    Record("export_rank_changing_inplace_view_of_input", EXPORT, r"call\.raises",
+           "docs/upstream-reports/export_rank_changing_inplace_view_of_input.py", "an in-place view op that changes "
+           "an input's rank (unsqueeze_, squeeze_) fails export's shape guards with an IndexError (the same error "
+           "under torch.compile: issue 129673, fixed in dynamo; issue 198100, open)",
+           ops=("unsqueeze_", "squeeze_", "as_strided_"), message="IndexError: list index out of range"),
 )

@@ -120,6 +120,25 @@ def test_storage_offset_and_detached_alias_rules():
     assert judged({}, {**detached, "in|a|requires_grad": False}, not_a_view).status == "new"
 
 
+def test_export_requires_grad_rule():
+    """requires_grad_() inside an exported program is not replayed (no ATen op): what follows from requires_grad
+    differing is by design under export where the program calls it, and a finding where it does not, under another
+    execution, or for a field requires_grad does not decide."""
+    flags = {"in|a|requires_grad": [True, False], "write|a|raises": ["RuntimeError", None]}
+
+    def judged(statements: tuple, execution: str, differences: dict):
+        program = Program((Input("a"),), statements, ("a",))
+        run = differential.Run(program, differential.Side({}, None), differential.Side({}, None), {}, execution)
+        return model.judge(run, execution, differences)
+
+    switched = (Statement("t1", "requires_grad_", ("a",)),)
+    assert judged(switched, "export", flags).status == "by_design"
+    assert judged((Statement("t1", "requires_grad_false", ("a",)),), "export", flags).status == "by_design"
+    assert judged((Statement("t1", "add_", ("a",)),), "export", flags).status == "new"
+    assert judged(switched, "compile.aot_eager", {"in|a|requires_grad": [True, False]}).status == "new"
+    assert judged(switched, "export", {"in|a|values": [[1.0], [0.0]]}).status == "new"
+
+
 def compile_faults_of_catalog():
     return [f for f in CATALOG if f.patch.__module__ == compile_faults.__name__]
 
