@@ -213,4 +213,13 @@ RECORDS = (
            "an input's rank (unsqueeze_, squeeze_) fails export's shape guards with an IndexError (the same error "
            "under torch.compile: issue 129673, fixed in dynamo; issue 198100, open)",
            ops=("unsqueeze_", "squeeze_", "as_strided_"), message="IndexError: list index out of range"),
+    Record("export_copy_into_itself_refused", EXPORT, r"call\.raises",
+           "docs/upstream-reports/export_copy_into_itself_expanded.py", "a copy of an expanded tensor into itself "
+           "(`x.copy_(x)`, `x[...] = x`, also through `x.to(x.dtype)`, which is x), a no-op eagerly (copy_ returns "
+           "at once), fails export's internal-overlap check (closest: issue 165409)", ops=("copy_", "setitem_from"),
+           message="more than one element of the written-to tensor"),
+    Record("export_view_error_class", EXPORT, r"call\.raises", "docs/upstream-reports/export_view_error_class.py",
+           "a view that eager refuses with a RuntimeError (`view(-1)` of incompatible strides) is refused at export "
+           "with a ValueError by the Python reference fake tensors run (torch/_refs, _reshape_view_helper; closest: "
+           "issue 153303, PR 162809)", message="ValueError: Cannot view a tensor with shape"),
 )
