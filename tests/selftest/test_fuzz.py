@@ -64,6 +64,16 @@ def test_a_short_fixed_seed_run_finds_only_known_divergences():
 
 
 @opt_in
+@pytest.mark.skipif(EXECUTORS["export"].skip_reason() is not None, reason=str(EXECUTORS["export"].skip_reason()))
+def test_a_short_fixed_seed_export_run_finds_only_known_divergences():
+    """The same for torch.export: every finding of the fixed seed is a rule or a record."""
+    report = command.search("export", seed=0, programs=CI_PROGRAMS)
+    new = [f for f in report["findings"] if f["status"] == "new"]
+    assert report["counts"]["programs"] == CI_PROGRAMS
+    assert not new, command.summary(report)
+
+
+@opt_in
 @needs_compile
 def test_the_reproduction_is_the_text_that_ran(tmp_path):
     """A program whose compiled output loses its identity under an injected fault: the reproduction, run alone,
