@@ -149,6 +149,21 @@ def test_export_requires_grad_rule():
     assert judged(switched, "export", {"in|a|values": [[1.0], [0.0]]}).status == "new"
 
 
+def test_export_record_needs_eager_to_raise():
+    """A record limited to programs whose eager call raised (export's tracing skipping eager's check, so a later op
+    fails first) explains export's other exception there, and not where eager ran."""
+    program = Program((Input("a"),), (Statement("t1", "clamp_", ("a",)),), ("t1",))
+    other = differential.Side({}, "IndexError: Dimension out of range", ("IndexError", "Exception"))
+
+    def judged(eager_error, differences):
+        run = differential.Run(program, differential.Side({}, eager_error), other, {}, "export")
+        return model.judge(run, "export", differences)
+
+    raised = judged("NotImplementedError: clamp", {"call||raises": ["NotImplementedError", "IndexError"]})
+    assert (raised.status, raised.records) == ("known", ("export_trace_skips_eager_check",))
+    assert judged(None, {"call||raises": [None, "IndexError"]}).status == "new"
+
+
 def compile_faults_of_catalog():
     return [f for f in CATALOG if f.patch.__module__ == compile_faults.__name__]
 
