@@ -72,7 +72,7 @@ RULES = (
          "exported module runs that graph: requires_grad_() (on an input or on another name for it) is no ATen op "
          "(a manual binding that never reaches the dispatcher), so nothing replays it, and the caller's tensors and "
          "the outputs keep the requires_grad the graph gives them, with what follows from it (a write to a leaf, "
-         "backward, autograd.grad)",
+         "backward, autograd.grad, and a call that autograd refuses, e.g. resize_ of a tensor that requires grad)",
          "torch/export/__init__.py, export() (\"a traced graph representing only the Tensor computation\"); "
          "aten/src/ATen/native/native_functions.yaml, requires_grad_ (manual_cpp_binding)"),
 )
@@ -91,7 +91,8 @@ RULE_TESTS = {
     # export
     "requires_grad_not_traced": lambda field, eager, other, run: (
         run.execution == "export" and bool({"requires_grad_", "requires_grad_false"} & set(run.program.ops))
-        and re.fullmatch(AUTOGRAD_STATE, kind(field)) is not None),
+        and (re.fullmatch(AUTOGRAD_STATE, kind(field)) is not None
+             or (field == "call||raises" and eager is None and re.search(r"requires? grad", run.other.error or "")))),
 }
 # what a tensor's requires_grad decides: its own flags, a write to it, backward and autograd.grad through it
 AUTOGRAD_STATE = r"(in|out)\.requires_grad|out\.(grad_fn|is_leaf)|write\.raises|backward\..*|grad\.value"

@@ -147,6 +147,11 @@ def test_export_requires_grad_rule():
     assert judged((Statement("t1", "add_", ("a",)),), "export", flags).status == "new"
     assert judged(switched, "compile.aot_eager", {"in|a|requires_grad": [True, False]}).status == "new"
     assert judged(switched, "export", {"in|a|values": [[1.0], [0.0]]}).status == "new"
+    refused = differential.Side({}, "RuntimeError: cannot resize variables that require grad", ("RuntimeError",))
+    for error, status in ((refused, "by_design"), (differential.Side({}, "RuntimeError: other", ()), "new")):
+        run = differential.Run(Program((Input("a"),), switched, ("a",)), differential.Side({}, None), error, {},
+                               "export")
+        assert model.judge(run, "export", {"call||raises": [None, "RuntimeError"]}).status == status
 
 
 def test_export_record_needs_eager_to_raise():
