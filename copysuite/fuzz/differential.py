@@ -30,6 +30,11 @@ LOGGERS = ("torch._dynamo", "torch._subclasses.fake_tensor", "torch._inductor", 
 CACHES = ("off", "on")
 
 
+# a tensor set_() (or `.data =`) onto a wrapper subclass (TwoTensor) takes its storage, which has no memory: the next
+# op reading it segfaults eagerly, which no in-process comparison survives, so such programs are not run
+CRASH = "docs/upstream-reports/set_onto_wrapper_subclass_crash.py"
+
+
 class InvalidInputs(Exception):
     """The program's inputs cannot be built (an alias that does not apply to what it aliases)."""
 
@@ -153,6 +158,8 @@ def untangled(program: Program) -> Program:
 
 def run(program: Program, execution: str, caches: str = "off") -> Run:
     """The program eagerly and under `execution`, each observed in full."""
+    if {"set_", "data_assign"} & set(program.ops) and any(i.alias and "TwoTensor(" in i.alias for i in program.inputs):
+        raise InvalidInputs(f"set_() or `.data =` onto a wrapper subclass's storage crashes the process eagerly: {CRASH}")
     with warnings.catch_warnings(), _quiet():
         warnings.simplefilter("ignore")
         warm = []

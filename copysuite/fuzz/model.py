@@ -67,6 +67,15 @@ RULES = (
          "and detached: the same memory, no longer an autograd view",
          "torch/_functorch/_aot_autograd/functional_utils.py, gen_alias_from_base (patch_requires_grad detaches "
          "an alias whose base requires grad and whose target does not)"),
+    Rule("functionalize_resize_of_view", "resize_() of a view, which an out= op does when its out is a view of "
+         "another shape, is unsupported by functionalize: the resized view cannot be replayed into its base (the "
+         "slice_scatter that writes it back refuses the new size)",
+         "torch.func.functionalize's docstring, failure mode (3): \"functionalize will only work on programs that "
+         "use resize_() as long as the tensor being resized is not a view\""),
+    Rule("functorch_refuses_requires_grad", "requires_grad_() (and retain_grad()) inside a function that a "
+         "torch.func transform runs is refused by design: torch.func computes gradients with its own transforms",
+         "aten/src/ATen/functorch/DynamicLayer.cpp, FuncTorchTLS::checkSupportsInplaceRequiresGrad (\"This is "
+         "unsupported, please attempt to use the functorch transforms\")"),
     # export
     Rule("requires_grad_not_traced", "export traces the tensor computation into a graph of ATen ops, and the "
          "exported module runs that graph: requires_grad_() (on an input or on another name for it) is no ATen op "
@@ -88,6 +97,13 @@ RULE_TESTS = {
         field == "call||raises" and eager is None and run.execution in AOT
         and "as_strided() is non-compositional" in (run.other.error or "")),
     "alias_regenerated_detached": lambda field, eager, other, run: _detached_alias(field, run),
+    "functionalize_resize_of_view": lambda field, eager, other, run: (
+        field == "call||raises" and eager is None and run.execution == "functionalize"
+        and bool({"resize_", "out_add", "out_mul", "out_neg"} & set(run.program.ops))
+        and "expected src to have a size equal to the slice of self" in (run.other.error or "")),
+    "functorch_refuses_requires_grad": lambda field, eager, other, run: (
+        field == "call||raises" and run.execution == "functionalize"
+        and "inside of a function being transformed by a functorch transform" in (run.other.error or "")),
     # export
     "requires_grad_not_traced": lambda field, eager, other, run: (
         run.execution == "export" and bool({"requires_grad_", "requires_grad_false"} & set(run.program.ops))

@@ -1,80 +1,18 @@
-"""Known upstream bugs the fuzzer meets, as patterns over a run's differences, each citing its issue or fix (the
-evidence) and, where the suite checks it, the spec entry (`entry`) whose record is the same bug.
-
-A record explains one differing field when the execution and the installed torch are its own, the field's kind
-matches `kinds` (a regular expression), and, where given, the program uses one of `ops`, has aliased inputs
-(`aliased`), and the execution's exception matches `message`.
-"""
+"""The known upstream bugs the fuzzer meets under torch.compile's executions (AOTAutograd, inductor, dynamo), each a
+`Record` (copysuite.fuzz.record); those of torch.func.functionalize are in records_functionalize.py, those of
+torch.export in records_export.py. `RECORDS` is all of them, in the order a verdict names them."""
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from copysuite.fuzz.record import AOT, DYNAMO, GH, INDUCTOR, Record
+from copysuite.fuzz.records_export import EXPORT
+from copysuite.fuzz.records_functionalize import FUNCTIONALIZE
 
-import torch
-from packaging.specifiers import SpecifierSet
-from packaging.version import Version
-
-from copysuite.fuzz.signature import kind
-
-AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
-INDUCTOR = ("compile.inductor", "compile.inductor.dynamic")
-DYNAMO = ("compile.eager", *AOT)
-EXPORT = ("export",)
-TORCH = Version(Version(torch.__version__).base_version)
-
-
-@dataclass(frozen=True)
-class Record:
-    name: str
-    executions: tuple
-    kinds: str
-    evidence: str
-    note: str
-    torch: str = ">=2.0"
-    ops: tuple = ()
-    aliased: bool = False
-    message: str = ""
-    entry: str = ""
-    caches: bool = False   # only what the compile caches alone produce (differential.run's `uncached`)
-    subclass: bool = False  # only programs with an input that a wrapper subclass holds aliased (TwoTensor(a, a))
-    alias: str = ""         # only programs with an aliased input whose expression matches this (".detach()")
-    eager_raises: bool = False  # only where eager's call raised too
-
-    def explains(self, field: str, eager, other, run, execution: str) -> bool:
-        if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
-            return False
-        if self.caches and (run.uncached is None or run.uncached.get(field, "absent") == other):
-            return False   # a caches record explains only what the same program compiled without them does not show
-        if not re.fullmatch(self.kinds, kind(field)):
-            return False
-        if self.ops and not set(self.ops) & set(run.program.ops):
-            return False
-        if self.subclass and not any(i.alias and "TwoTensor(" in i.alias for i in run.program.inputs):
-            return False
-        if self.alias and not any(i.alias and re.search(self.alias, i.alias) for i in run.program.inputs):
-            return False
-        if self.aliased and not (any(i.alias for i in run.program.inputs) or run.texts.get("warm")):
-            return False
-        if self.eager_raises and run.eager.error is None:
-            return False
-        return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
-
-
-GH = "https://github.com/pytorch/pytorch/"
 RECORDS = (
     Record("synthetic_base_identity", AOT,
            r"pair\.(in~out|out~out)\.same_object|out\.(grad_fn|is_leaf|is_view|view_of)|write\.raises|backward\.grad",
            GH + "pull/115279",
            "aliased inputs are merged into a synthetic base, and an output that was one of them comes back as a new "
            "view of it: an equal alias, not the object passed", aliased=True, entry="compiled.overlapping_views"),
-    Record("functionalize_identity", ("functionalize",), r"pair\.in~out\.same_object", GH + "pull/172836",
-           "functionalize returns the unwrapped value of an output that is a mutated input: a new tensor",
-           entry="compiled.mutates_input"),
-    Record("functionalize_autograd", ("functionalize",),
-           r"out\.(requires_grad|grad_fn|is_leaf)|backward\..*|grad\.value|write\.raises",
-           "https://github.com/pytorch/functorch/issues/667",
-           "functionalize works on wrapper tensors whose autograd state is their own: outputs are cut from the graph",
-           entry="compiled.mutates_input"),
     Record("detach_alias_copied", AOT,
            r"pair\.(out~out|in~out)\.(shares_storage|same_object)|write\.reaches:.*|out\.view_of",
            GH + "issues/191449", "an output that is a detached alias (detach(), .data) of another output or of an "
@@ -121,12 +59,13 @@ RECORDS = (
            "a leaf that requires grad and a view of it passed together, one written without autograd (no_grad, an "
            "integer dtype view): AOTAutograd asserts that aliased inputs are all leaves or none",
            message="any_leaf=True != all_leaf=False", aliased=True),
-    Record("inplace_view_of_intermediate_returned_as_view", AOT,
+    Record("inplace_view_of_intermediate_returned_as_view", (*AOT, "functionalize"),
            r"out\.(is_view|view_of)|write\.raises|grad\.value|pair\.out~out\.same_object",
-           "docs/upstream-reports/inplace_view_of_intermediate.py", "an intermediate changed by an in-place view op "
-           "(transpose_, squeeze_, unsqueeze_, as_strided_) is not a view in eager (issue 47704) but comes back as "
-           "a view of another intermediate, which refuses in-place writes",
-           ops=("transpose_", "squeeze_", "unsqueeze_", "as_strided_")),
+           GH + "issues/90507", "an intermediate changed by an in-place view op (transpose_, squeeze_, unsqueeze_, "
+           "as_strided_, resize_) is not a view in eager but comes back as a view of another intermediate, which "
+           "refuses in-place writes: functionalization replays the op as a view op (issue 90507, open; PR 186561, "
+           "closed, tried to hide it in AOTAutograd)",
+           ops=("transpose_", "squeeze_", "unsqueeze_", "as_strided_", "resize_")),
     Record("complex_copy_requires_grad", INDUCTOR, r"out\.(requires_grad|grad_fn|is_leaf)|backward\..*|write\.raises",
            "docs/upstream-reports/complex_copy_requires_grad_inductor.py", "a copy of a complex tensor (to(), "
            "a conversion) comes out of inductor requiring grad under no_grad: the convert_element_type fallback "
@@ -140,7 +79,7 @@ RECORDS = (
            "counter when the compiled graph runs, where eager's `.data` has a counter of its own (PR 186185, closed, "
            "names it: hidden graph-handled mutations still bump the counter; issue 139152)", ops=("data",),
            entry="generated.write_through_data"),
-    Record("write_back_into_overlapping_input", AOT, r"call\.raises", GH + "issues/165409",
+    Record("write_back_into_overlapping_input", (*AOT, "functionalize"), r"call\.raises", GH + "issues/165409",
            "an in-place op on an input whose elements overlap (expand()) that eager accepts (fill_, zero_): the "
            "compiled function fails copying the result back into the input (issue 165409, open: the same refusal "
            "for an overlapping intermediate)", message="more than one element of the written-to tensor",
@@ -151,11 +90,11 @@ RECORDS = (
            "open; PR 185149, closed, not in 2.14.1, has functional copy run eager's partial-overlap check)",
            ops=("copy_", "setitem_from", "add_from", "out_add", "out_mul", "out_neg"),
            entry="generated.copy_from_own_transpose"),
-    Record("inplace_view_op_on_input_alias_version", AOT, r"in\.version_moved",
+    Record("inplace_view_op_on_input_alias_version", (*AOT, "functionalize"), r"in\.version_moved",
            "docs/upstream-reports/detach_metadata_change_version.py", "an in-place view op (transpose_, "
-           "unsqueeze_, squeeze_, as_strided_) on an alias of an input made inside the function (detach(), a view, "
-           "a dtype view) moves the input's version counter eagerly, not under AOTAutograd",
-           ops=("transpose_", "squeeze_", "unsqueeze_", "as_strided_")),
+           "unsqueeze_, squeeze_, as_strided_, set_) on an alias of an input made inside the function (detach(), a "
+           "view, a dtype view) moves the input's version counter eagerly, not under functionalization (AOTAutograd "
+           "or torch.func.functionalize)", ops=("transpose_", "squeeze_", "unsqueeze_", "as_strided_", "set_")),
     Record("mutated_input_strides_lost", AOT, r"in\.geometry|out\.(stride|offset)|pair\..*|write\.reaches:.*",
            GH + "issues/133512", "an input with strides of its own, written in place and then set_() to itself, "
            "takes the contiguous strides of its functional value: functionalization does not keep the strides of "
@@ -200,38 +139,16 @@ RECORDS = (
            "function (or process) called on inputs that do not alias: the caches' key holds no input aliasing "
            "(PR 184694, closed, added it; docs/upstream-reports/cache_serves_aliased_graph.py)", aliased=True,
            caches=True),
-    # export
-    Record("export_data_of_written_tensor", EXPORT, r"call\.raises",
-           "docs/upstream-reports/export_data_of_written_tensor.py", "`x.data` of a tensor written in place in the "
-           "same program (an input: a SymInt \"not tracked with proxy\"; an intermediate: a fake tensor left in the "
-           "exported program's constants) fails to export, where eager runs (closest: PR 161589)", ops=("data",),
-           message="is not tracked with proxy|fake tensor in the exported program constant"),
-    Record("export_data_assignment_lost", EXPORT,
-           r"(in|out|pair|write|backward|grad)\..*", "docs/upstream-reports/export_data_assignment_lost.py", "`x.data = y` is not replayed by the exported "
-           "module: the caller's x keeps its own memory, geometry and autograd history, and what the program "
-           "writes into x after it lands there (closest: issue 94773)", ops=("data_assign",)),
-    Record("export_rank_changing_inplace_view_of_input", EXPORT, r"call\.raises",
-           "docs/upstream-reports/export_rank_changing_inplace_view_of_input.py", "an in-place view op that changes "
-           "an input's rank (unsqueeze_, squeeze_) fails export's shape guards with an IndexError (the same error "
-           "under torch.compile: issue 129673, fixed in dynamo; issue 198100, open)",
-           ops=("unsqueeze_", "squeeze_", "as_strided_"), message="IndexError: list index out of range"),
-    Record("export_copy_into_itself_refused", EXPORT, r"call\.raises",
-           "docs/upstream-reports/export_copy_into_itself_expanded.py", "a copy of an expanded tensor into itself "
-           "(`x.copy_(x)`, `x[...] = x`, also through `x.to(x.dtype)`, which is x), a no-op eagerly (copy_ returns "
-           "at once), fails export's internal-overlap check (closest: issue 165409)", ops=("copy_", "setitem_from"),
-           message="more than one element of the written-to tensor"),
-    Record("export_view_error_class", EXPORT, r"call\.raises", "docs/upstream-reports/export_view_error_class.py",
-           "a view that eager refuses with a RuntimeError (`view(-1)` of incompatible strides) is refused at export "
-           "with a ValueError by the Python reference fake tensors run (torch/_refs, _reshape_view_helper; closest: "
-           "issue 153303, PR 162809)", message="ValueError: Cannot view a tensor with shape"),
-    Record("export_slice_scatter_unchecked_subclass", EXPORT, r"call\.raises",
-           "docs/upstream-reports/export_slice_scatter_unchecked_subclass.py", "slice_scatter with a src of the "
-           "wrong size, which eager refuses with a RuntimeError, on a wrapper subclass (TwoTensor) of an input at a "
-           "storage offset: the fake kernel does not check src's size and the subclass's own assertion fails first",
-           subclass=True, message=r"AssertionError: Expected a\.storage_offset\(\) == b\.storage_offset\(\)"),
-    Record("export_trace_skips_eager_check", EXPORT, r"call\.raises",
-           "docs/upstream-reports/export_trace_skips_eager_check.py", "an op whose eager check export's fake "
-           "tracing does not run (clamp_ on a complex tensor; on 2.14 `- 0` on a bool TwoTensor) lets tracing go "
-           "on, so a later op's error (IndexError, RuntimeError) is raised instead of eager's NotImplementedError",
-           ops=("clamp_", "minus_zero"), eager_raises=True),
+    Record("inductor_complex_reshape_view", INDUCTOR, r"out\.(is_view|view_of)|write\.raises",
+           "docs/upstream-reports/inductor_complex_reshape_view.py", "reshape() of a non-contiguous complex tensor "
+           "copies eagerly but comes out of inductor as a view of an intermediate (its complex fallback runs the "
+           "reshape that inductor's passes made of _unsafe_view on the copy), so a write to it is refused where the "
+           "input requires grad (closest: PR 103919, issue 90507)", ops=("reshape",)),
+    Record("fake_tensor_cache_drops_offset", DYNAMO, r"call\.raises",
+           "docs/upstream-reports/fake_tensor_cache_storage_offset.py", "FakeTensor's dispatch cache rebuilds a "
+           "cached non-view output without its storage offset, so a wrapper subclass that runs slice_scatter once "
+           "per inner tensor of an input at an offset fails its offsets check when compiled (closest: issue 159151, "
+           "PR 180822)", subclass=True, message=r"storage_offset\(\) == b\.storage_offset\(\)"),
+    *FUNCTIONALIZE,
+    *EXPORT,
 )

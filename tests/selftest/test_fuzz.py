@@ -1,11 +1,13 @@
-"""The fuzzer (copysuite/fuzz/, `python -m copysuite fuzz`): the same programs for the same seed and its by-design
-rules; and, opt-in (COPYSUITE_FUZZ=1: each compiles many programs, which the README test command's minute cannot
-afford; .ci/run runs them, the fixed-seed run on both CI releases), a short fixed-seed run whose findings are all
-known, what a program prints is what runs, each torch.compile fault of the catalog caught by the fuzzer alone, and
-the caches mode."""
+"""The fuzzer (copysuite/fuzz/, `python -m copysuite fuzz`): the same programs for the same seed, its by-design
+rules and the records' conditions, a short fixed-seed functionalize run (nothing to compile) and functionalize
+without its copy-back caught; and, opt-in (COPYSUITE_FUZZ=1: each compiles many programs, which the README test
+command's minute cannot afford; .ci/run runs them, the fixed-seed runs on both CI releases), a short fixed-seed
+compiled run whose findings are all known, what a program prints is what runs, each torch.compile fault of the
+catalog caught by the fuzzer alone, and the caches mode."""
 import os
 import subprocess
 import sys
+from unittest import mock
 
 import pytest
 import torch
@@ -27,9 +29,12 @@ from copysuite.fuzz.generate import Input, Program, Statement
 
 TORCH = Version(Version(torch.__version__).base_version)
 CI_EXECUTION, CI_PROGRAMS = "compile.aot_eager", 40
+FUNCTIONALIZE_PROGRAMS = 200   # no compiling: about 100 programs a second on an idle core
 FAULT_EXECUTION, FAULT_PROGRAMS = "compile.eager", 120
 needs_compile = pytest.mark.skipif(EXECUTORS[CI_EXECUTION].skip_reason() is not None,
                                    reason=str(EXECUTORS[CI_EXECUTION].skip_reason()))
+needs_functionalize = pytest.mark.skipif(EXECUTORS["functionalize"].skip_reason() is not None,
+                                         reason=str(EXECUTORS["functionalize"].skip_reason()))
 opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
                             reason="opt-in (COPYSUITE_FUZZ=1, a step of .ci/run): it compiles many programs")
 
@@ -61,6 +66,27 @@ def test_a_short_fixed_seed_run_finds_only_known_divergences():
     new = [f for f in report["findings"] if f["status"] == "new"]
     assert report["counts"]["programs"] == CI_PROGRAMS
     assert not new, command.summary(report)
+
+
+@needs_functionalize
+def test_a_fixed_seed_functionalize_run_finds_only_known_divergences():
+    """torch.func.functionalize compiles nothing, so its fixed-seed run is part of every test run: every finding is
+    explained by a record or a rule (a new one prints its program)."""
+    report = command.search("functionalize", seed=0, programs=FUNCTIONALIZE_PROGRAMS, shrink_attempts=0)
+    new = [f for f in report["findings"] if f["status"] == "new"]
+    assert report["counts"]["programs"] == FUNCTIONALIZE_PROGRAMS
+    assert report["counts"]["same"] < FUNCTIONALIZE_PROGRAMS, "nothing differed: the run compared nothing"
+    assert not new, command.summary(report)
+
+
+@needs_functionalize
+def test_functionalize_without_its_copy_back_is_caught():
+    """functionalize with its copy-back of input mutations removed (a fault injected into torch): the same seed finds
+    differences no record explains."""
+    import torch._functorch.eager_transforms as transforms
+    with mock.patch.object(transforms, "_propagate_functional_input_mutation", lambda unwrapped, wrapped: None):
+        report = command.search("functionalize", seed=0, programs=FUNCTIONALIZE_PROGRAMS, shrink_attempts=0)
+    assert any(f["status"] == "new" for f in report["findings"]), command.summary(report)
 
 
 @opt_in
@@ -128,6 +154,33 @@ def test_storage_offset_and_detached_alias_rules():
                 "pair|in:a~out:t1|shares_storage": True}
     assert judged({}, detached, not_a_view).status == "by_design"
     assert judged({}, {**detached, "in|a|requires_grad": False}, not_a_view).status == "new"
+
+
+def test_functionalize_records_need_their_conditions():
+    """A functionalize record that names an output aliasing a written input explains that output only; one that
+    names eager's error explains a call only when eager raised that error; the functorch requires_grad_ rule only
+    for its own message."""
+    program = Program((Input("a"),), (Statement("t1", "view_flat", ("a",)),), ("t1",))
+
+    def judged(eager: dict, other: dict, differences: dict, eager_error=None, other_error=None):
+        run = differential.Run(program, differential.Side(eager, eager_error), differential.Side(other, other_error),
+                               {}, "functionalize")
+        return model.judge(run, "functionalize", differences)
+
+    not_a_view = {"out|t1|is_view": [True, False]}
+    written = {"in|a|version_moved": True, "pair|in:a~out:t1|shares_storage": True}
+    assert judged(written, {}, not_a_view).records == ("functionalize_identity",)
+    assert judged({**written, "in|a|version_moved": False}, {}, not_a_view).status == "new"
+    program = Program((Input("a"),), (Statement("t1", "mul_", ("a",)),), ("t1",))
+    raised = {"call||raises": ["RuntimeError", None]}
+    cast = "RuntimeError: result type Long can't be cast to the desired output type Bool"
+    assert "functionalize_cast_check_lost" in judged({}, {}, raised, eager_error=cast).records
+    assert judged({}, {}, raised, eager_error="RuntimeError: something else").status == "new"
+    refused = {"call||raises": [None, "RuntimeError"]}
+    message = ("RuntimeError: You are attempting to call Tensor.requires_grad_() inside of a function being "
+               "transformed by a functorch transform.")
+    assert judged({}, {}, refused, other_error=message).status == "by_design"
+    assert judged({}, {}, refused, other_error="RuntimeError: other").status == "new"
 
 
 def test_export_requires_grad_rule():

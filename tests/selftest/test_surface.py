@@ -16,7 +16,8 @@ from tests.faults.fault import CATALOG
 from copysuite.surface import classify
 from copysuite.surface.cells import classified, plan
 from copysuite.surface.checks import Judge
-from copysuite.surface.inputs import Call
+from copysuite.surface import execute
+from copysuite.surface.inputs import SPEC_CODE, Call
 from copysuite.surface.report import markdown, surface
 
 SURFACE_FAULTS = [f for f in CATALOG if f.name.startswith("surface_")]
@@ -156,3 +157,12 @@ def test_record_of_one_input_applies_where_the_cell_judges_it(monkeypatch):
     assert known.records("surface.alias:probe", "eager", "2.13.0", {"hand", "OpInfo probe sample 1 (torch.float32)"})
     assert not known.records("surface.alias:probe", "eager", "2.13.0", {"hand"})
     assert known.records("surface.alias:probe", "eager", "2.13.0")
+
+
+def test_each_compiled_program_is_its_own_dynamo_frame():
+    """torch.compile compiles each surface program itself, not a wrapper shared by all (whose one dynamo cache would
+    reach its recompile limit and run the later programs eagerly, unnoticed)."""
+    fns = [execute.program(text, ("x",), "compile.aot_eager", "add_") for text in ("x.add_(1)", "x.add_(2)")]
+    codes = [getattr(fn, "_torchdynamo_orig_callable", fn).__code__ for fn in fns]
+    assert codes[0] is not codes[1]
+    assert all(c.co_name == "program" and c.co_filename.startswith(SPEC_CODE) for c in codes), codes

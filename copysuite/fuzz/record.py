@@ -1,0 +1,86 @@
+"""One known upstream bug as the fuzzer matches it (`Record`): a pattern over a run's differences that cites its issue
+or fix (the evidence) and, where the suite checks it, the spec entry (`entry`) whose record is the same bug.
+
+A record explains one differing field when the execution and the installed torch are its own, the field's kind
+matches `kinds` (a regular expression), and, where given, the program uses one of `ops`, has aliased inputs
+(`aliased`), and the execution's exception matches `message`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import torch
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+from copysuite.fuzz.signature import kind
+from copysuite.fuzz.vocabulary import INPLACE
+
+AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
+INDUCTOR = ("compile.inductor", "compile.inductor.dynamic")
+DYNAMO = ("compile.eager", *AOT)
+TORCH = Version(Version(torch.__version__).base_version)
+
+
+@dataclass(frozen=True)
+class Record:
+    name: str
+    executions: tuple
+    kinds: str
+    evidence: str
+    note: str
+    torch: str = ">=2.0"
+    ops: tuple = ()
+    aliased: bool = False
+    message: str = ""
+    entry: str = ""
+    caches: bool = False   # only what the compile caches alone produce (differential.run's `uncached`)
+    subclass: bool = False  # only programs with an input that a wrapper subclass holds aliased (TwoTensor(a, a))
+    alias: str = ""         # only programs with an aliased input whose expression matches this (".detach()")
+    written_input_alias: bool = False  # only fields about an output that eagerly is or shares memory with a written input
+    eager_message: str = ""  # only programs whose eager exception matches this
+
+    def explains(self, field: str, eager, other, run, execution: str) -> bool:
+        if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
+            return False
+        if self.caches and (run.uncached is None or run.uncached.get(field, "absent") == other):
+            return False   # a caches record explains only what the same program compiled without them does not show
+        if not re.fullmatch(self.kinds, kind(field)):
+            return False
+        if self.ops and not set(self.ops) & set(run.program.ops):
+            return False
+        if self.subclass and not any(i.alias and "TwoTensor(" in i.alias for i in run.program.inputs):
+            return False
+        if self.alias and not any(i.alias and re.search(self.alias, i.alias) for i in run.program.inputs):
+            return False
+        if self.aliased and not (any(i.alias for i in run.program.inputs) or run.texts.get("warm")):
+            return False
+        if self.written_input_alias and not aliases_written_input(field, run):
+            return False
+        if self.eager_message and not (run.eager.error and re.search(self.eager_message, run.eager.error)):
+            return False
+        return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
+
+
+def outputs_in(field: str) -> set:
+    """The outputs a field is about: its subject's (`out|t1|stride`, `write|t1|reaches:in:a`), its pair's, and
+    where a write lands."""
+    section, subject, attribute = field.split("|")
+    names = set(subject.split("~")) if section == "pair" else {f"out:{subject}"} if section in ("out", "write") else set()
+    if attribute.startswith("reaches:"):
+        names.add(attribute.split(":", 1)[1])
+    return {n.split(":", 1)[1] for n in names if n.startswith("out:")}
+
+
+def aliases_written_input(field: str, run) -> bool:
+    """Whether the field is about an output that, eagerly, is or shares memory with an input whose version counter
+    moved on either side (written eagerly, or copied back into by the execution)."""
+    eager = run.eager.signature
+    written = [n for n in run.program.input_names
+               if True in (eager.get(f"in|{n}|version_moved"), run.other.signature.get(f"in|{n}|version_moved"))]
+    return any(eager.get(f"pair|in:{n}~out:{o}|shares_storage") is True for o in outputs_in(field) for n in written)
+
+
+GH = "https://github.com/pytorch/pytorch/"
+WRITES = (*(op.name for op in INPLACE), "copy_", "setitem_from", "add_from", "out_add", "out_mul", "out_neg")

@@ -1,0 +1,20 @@
+"""torch 2.2.2, torch.compile(backend="inductor"): `torch.cat([x, x], out=out)` with an out of the right shape neither
+writes out nor returns it (silent: the result is a new tensor and out keeps its old values); eagerly and under
+aot_eager out is written and returned, and 2.4.1's inductor does the same. Seen by the operator surface's cells
+(copysuite/surface, surface.out:cat). No upstream issue found (searched: inductor cat out= not written; closest,
+pytorch/pytorch issue 120242, "torch.compile with out parameters create extra buffers", is about the copy, not a
+lost write).
+"""
+import torch
+
+
+def program(x, out):
+    return torch.cat([x, x], out=out)
+
+
+for name, fn in [("eager", program), ("aot_eager", torch.compile(program, backend="aot_eager")),
+                 ("inductor", torch.compile(program, backend="inductor"))]:
+    x, out = torch.randn(3, 4), torch.zeros(6, 4)
+    result = fn(x, out)
+    print(f"{name:9s} torch {torch.__version__}: result is out: {result is out}, "
+          f"out written: {torch.equal(out, torch.cat([x, x]))}")
