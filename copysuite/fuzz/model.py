@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import re
+
 import torch
 
 from copysuite.fuzz.records import RECORDS
@@ -74,6 +76,14 @@ RULES = (
          "torch.func transform runs is refused by design: torch.func computes gradients with its own transforms",
          "aten/src/ATen/functorch/DynamicLayer.cpp, FuncTorchTLS::checkSupportsInplaceRequiresGrad (\"This is "
          "unsupported, please attempt to use the functorch transforms\")"),
+    # export
+    Rule("requires_grad_not_traced", "export traces the tensor computation into a graph of ATen ops, and the "
+         "exported module runs that graph: requires_grad_() (on an input or on another name for it) is no ATen op "
+         "(a manual binding that never reaches the dispatcher), so nothing replays it, and the caller's tensors and "
+         "the outputs keep the requires_grad the graph gives them, with what follows from it (a write to a leaf, "
+         "backward, autograd.grad, and a call that autograd refuses, e.g. resize_ of a tensor that requires grad)",
+         "torch/export/__init__.py, export() (\"a traced graph representing only the Tensor computation\"); "
+         "aten/src/ATen/native/native_functions.yaml, requires_grad_ (manual_cpp_binding)"),
 )
 
 RULE_TESTS = {
@@ -94,7 +104,14 @@ RULE_TESTS = {
     "functorch_refuses_requires_grad": lambda field, eager, other, run: (
         field == "call||raises" and run.execution == "functionalize"
         and "inside of a function being transformed by a functorch transform" in (run.other.error or "")),
+    # export
+    "requires_grad_not_traced": lambda field, eager, other, run: (
+        run.execution == "export" and bool({"requires_grad_", "requires_grad_false"} & set(run.program.ops))
+        and (re.fullmatch(AUTOGRAD_STATE, kind(field)) is not None
+             or (field == "call||raises" and eager is None and re.search(r"requires? grad", run.other.error or "")))),
 }
+# what a tensor's requires_grad decides: its own flags, a write to it, backward and autograd.grad through it
+AUTOGRAD_STATE = r"(in|out)\.requires_grad|out\.(grad_fn|is_leaf)|write\.raises|backward\..*|grad\.value"
 
 
 def _both_raise(field: str, eager, other, run) -> bool:

@@ -1,9 +1,10 @@
 """The known upstream bugs the fuzzer meets under torch.compile's executions (AOTAutograd, inductor, dynamo), each a
-`Record` (copysuite.fuzz.record); those of torch.func.functionalize are in records_functionalize.py. `RECORDS` is
-all of them, in the order a verdict names them."""
+`Record` (copysuite.fuzz.record); those of torch.func.functionalize are in records_functionalize.py, those of
+torch.export in records_export.py. `RECORDS` is all of them, in the order a verdict names them."""
 from __future__ import annotations
 
 from copysuite.fuzz.record import AOT, DYNAMO, GH, INDUCTOR, Record
+from copysuite.fuzz.records_export import EXPORT
 from copysuite.fuzz.records_functionalize import FUNCTIONALIZE
 
 RECORDS = (
@@ -149,4 +150,5 @@ RECORDS = (
            "per inner tensor of an input at an offset fails its offsets check when compiled (closest: issue 159151, "
            "PR 180822)", subclass=True, message=r"storage_offset\(\) == b\.storage_offset\(\)"),
     *FUNCTIONALIZE,
+    *EXPORT,
 )

@@ -90,6 +90,16 @@ def test_functionalize_without_its_copy_back_is_caught():
 
 
 @opt_in
+@pytest.mark.skipif(EXECUTORS["export"].skip_reason() is not None, reason=str(EXECUTORS["export"].skip_reason()))
+def test_a_short_fixed_seed_export_run_finds_only_known_divergences():
+    """The same for torch.export: every finding of the fixed seed is a rule or a record."""
+    report = command.search("export", seed=0, programs=CI_PROGRAMS)
+    new = [f for f in report["findings"] if f["status"] == "new"]
+    assert report["counts"]["programs"] == CI_PROGRAMS
+    assert not new, command.summary(report)
+
+
+@opt_in
 @needs_compile
 def test_the_reproduction_is_the_text_that_ran(tmp_path):
     """A program whose compiled output loses its identity under an injected fault: the reproduction, run alone,
@@ -171,6 +181,45 @@ def test_functionalize_records_need_their_conditions():
                "transformed by a functorch transform.")
     assert judged({}, {}, refused, other_error=message).status == "by_design"
     assert judged({}, {}, refused, other_error="RuntimeError: other").status == "new"
+
+
+def test_export_requires_grad_rule():
+    """requires_grad_() inside an exported program is not replayed (no ATen op): what follows from requires_grad
+    differing is by design under export where the program calls it, and a finding where it does not, under another
+    execution, or for a field requires_grad does not decide."""
+    flags = {"in|a|requires_grad": [True, False], "write|a|raises": ["RuntimeError", None]}
+
+    def judged(statements: tuple, execution: str, differences: dict):
+        program = Program((Input("a"),), statements, ("a",))
+        run = differential.Run(program, differential.Side({}, None), differential.Side({}, None), {}, execution)
+        return model.judge(run, execution, differences)
+
+    switched = (Statement("t1", "requires_grad_", ("a",)),)
+    assert judged(switched, "export", flags).status == "by_design"
+    assert judged((Statement("t1", "requires_grad_false", ("a",)),), "export", flags).status == "by_design"
+    assert judged((Statement("t1", "add_", ("a",)),), "export", flags).status == "new"
+    assert judged(switched, "compile.aot_eager", {"in|a|requires_grad": [True, False]}).status == "new"
+    assert judged(switched, "export", {"in|a|values": [[1.0], [0.0]]}).status == "new"
+    refused = differential.Side({}, "RuntimeError: cannot resize variables that require grad", ("RuntimeError",))
+    for error, status in ((refused, "by_design"), (differential.Side({}, "RuntimeError: other", ()), "new")):
+        run = differential.Run(Program((Input("a"),), switched, ("a",)), differential.Side({}, None), error, {},
+                               "export")
+        assert model.judge(run, "export", {"call||raises": [None, "RuntimeError"]}).status == status
+
+
+def test_export_record_needs_eager_to_raise():
+    """A record limited to programs whose eager call raised (export's tracing skipping eager's check, so a later op
+    fails first) explains export's other exception there, and not where eager ran."""
+    program = Program((Input("a"),), (Statement("t1", "clamp_", ("a",)),), ("t1",))
+    other = differential.Side({}, "IndexError: Dimension out of range", ("IndexError", "Exception"))
+
+    def judged(eager_error, differences):
+        run = differential.Run(program, differential.Side({}, eager_error), other, {}, "export")
+        return model.judge(run, "export", differences)
+
+    raised = judged("NotImplementedError: clamp", {"call||raises": ["NotImplementedError", "IndexError"]})
+    assert (raised.status, raised.records) == ("known", ("export_trace_skips_eager_check",))
+    assert judged(None, {"call||raises": [None, "IndexError"]}).status == "new"
 
 
 def compile_faults_of_catalog():
