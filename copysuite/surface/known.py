@@ -37,9 +37,6 @@ class Known:
         return same and execution in self.executions and release in SpecifierSet(self.torch)
 
 
-COMPILED = ("compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor",
-            "compile.inductor.dynamic")
-
 DOCS = "https://pytorch.org/docs/stable/generated/"
 DRAFT = "no upstream issue found (pytorch/pytorch issues searched); reproduction to file: docs/upstream-reports/"
 
@@ -199,29 +196,43 @@ RECORDS += OLDER
 
 
 # ---- torch 2.6 to 2.12: the whole eager sweep on 2.6.0, 2.8.0, 2.10.0 and 2.12.1 ----
-# Every eager record above failed the same way on each of them (ranges start where it was observed); what differs:
-# the named-tensor op align_tensors (registered up to 2.12, gone by 2.13) returns views of its inputs, and
-# unbind_copy's out= form writes outs that require grad before 2.8, as split_with_sizes_copy's still does.
+# Every eager record above failed the same way on each of them; besides, align_tensors (up to 2.12) returns views,
+# and unbind_copy's out= form writes outs that require grad before 2.8, as split_with_sizes_copy's still does.
 ALIGN = ("surface.functional:align_tensors", "no_shared_memory", ALIASES, False)
 UNBIND_COPY = (DRAFT + "surface_copy_out_grad.py (2.6.0 writes them; from 2.8.0 at::native::unbind_copy_int_out "
                "itself raises the error)")
-# 2.5 is not in the matrix: the range takes it in, between releases where each cell fails the same way (a record is
-# strict, so on a 2.5 where a cell holds, it fails saying so)
+# 2.5, not in the matrix, is taken in between releases that fail the same way (a record is strict: it would say so)
 RECORDS += [Known(entry, clause, ("eager",), ">=2.5,<2.13", evidence, by_design)
             for entry, clause, evidence, by_design in EAGER + [ALIGN]]
 RECORDS.append(Known("surface.out:unbind_copy", "refuses_grad_out", ("eager",), ">=2.6,<2.8", UNBIND_COPY))
-
 
 # ---- compile.aot_eager, the default sample on 2.2.2 to 2.14.1 (1.13 and 2.0 skip: no torch.compile there) ----
 AOT = ("compile.aot_eager",)
 for sample_range in (">=2.2,<2.13", ">=2.14,<2.15"):
     RECORDS += [same_as(entry, sample_range, "compile.aot_eager") for entry in (
         "surface.inplace:requires_grad_", "surface.alias:lift_fresh", "surface.inplace:polygamma_")]
-# the sweep's alias and in-place cells under aot_eager on 2.14.1: the logical in-place ops as on 2.13, and 2.14's
-# shallow_copy_data_ as eagerly
+# the sweep's alias and in-place cells under aot_eager on 2.14.1 fail as on 2.13, and as eagerly on 2.14
 RECORDS += [same_as(f"surface.inplace:logical_{op}_", ">=2.14,<2.15", "compile.aot_eager")
             for op in ("and", "or", "xor", "not")]
 RECORDS.append(replace(next(k for k in RECORDS if k.entry == "surface.inplace:shallow_copy_data_"), executions=AOT))
+# the sweep's out= and functional cells under aot_eager on 2.13.0: as eagerly, and empty outs not resized
+SWEEP_213 = [f"surface.functional:{op}" for op in (
+    "_native_batch_norm_legit atleast_1d atleast_2d atleast_3d batch_norm broadcast_tensors cartesian_prod "
+    "conj_physical data dequantize histogramdd lift meshgrid native_batch_norm to_dense to_dense_backward "
+    "to_mkldnn_backward type_as unsafe_chunk unsafe_split").split()]
+SWEEP_213 += ["surface.out:native_batch_norm", "surface.out:split_with_sizes_copy"]
+RECORDS += [replace(same_as("surface.out:_foreach_*", ">=2.13,<2.14", AOT[0]), entry=f"surface.out:_foreach_{op}") for op in (
+    "abs acos add addcdiv addcmul asin atan ceil clamp_max clamp_min clone cos cosh div erf erfc exp expm1 floor frac "
+    "lerp lgamma log log10 log1p log2 max maximum minimum mul neg norm pow reciprocal round rsqrt sigmoid sign sin sinh "
+    "sqrt sub tan tanh trunc").split()]   # the other out= foreach ops (copy, powsum, zero) hold compiled
+RECORDS += [same_as(entry, ">=2.13,<2.14", "compile.aot_eager") for entry in SWEEP_213]
+EMPTY_OUT = DRAFT + ("surface_out_resize_aot_eager.py (closest: pytorch/pytorch PR 192863, open: dynamo's out= resize "
+                     "check runs only for an argument spelled `out`)")
+RECORDS += [Known(f"surface.out:{op}", "resizes_empty_out", AOT, ">=2.13,<2.14", EMPTY_OUT) for op in (
+    "aminmax binary_cross_entropy binomial cummax cummin frexp geqrf histogram kthvalue linalg_cholesky_ex linalg_eig "
+    "linalg_eigh linalg_inv_ex linalg_ldl_factor linalg_ldl_factor_ex linalg_lu linalg_lu_factor linalg_lu_factor_ex "
+    "linalg_qr linalg_slogdet linalg_solve_ex linalg_svd lu_unpack max min mode qr sort svd topk triangular_solve"
+).split()]
 # slice_inverse is registered from 2.3 or 2.4 (2.2.2 has no such op)
 RECORDS += [same_as("surface.alias:slice_inverse", r, "compile.aot_eager") for r in (">=2.4,<2.13", ">=2.14,<2.15")]
 RECORDS.append(Known("surface.alias:align_to", "call", AOT, ">=2.2,<2.13", "pytorch/pytorch PR 120779, \"[dynamo] "
