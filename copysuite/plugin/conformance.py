@@ -20,7 +20,7 @@ from copysuite.judge import failures
 from copysuite.judge.explore import examples_for, explore, group_key, note_input
 from copysuite.judge.judge import judge
 from copysuite.surface import execute as surface_execution
-from copysuite.surface.known import records
+from copysuite.surface.known_compiled import records
 
 _EXPLORED = pytest.StashKey[dict]()
 

@@ -151,12 +151,13 @@ def test_records_match_their_entry_release_and_execution():
 def test_record_of_one_input_applies_where_the_cell_judges_it(monkeypatch):
     """A record naming one input (an OpInfo sample) applies to the sweep's cell that has its call, not to the default
     sample's cell of the same op (which would otherwise fail it as no longer reproducing)."""
-    from copysuite.surface import known
+    from copysuite.surface import known, known_compiled
     k = known.Known("surface.alias:probe", "is_view", ("eager",), ">=1.13", "evidence", input="OpInfo probe sample 1 ")
-    monkeypatch.setattr(known, "RECORDS", [k])
-    assert known.records("surface.alias:probe", "eager", "2.13.0", {"hand", "OpInfo probe sample 1 (torch.float32)"})
-    assert not known.records("surface.alias:probe", "eager", "2.13.0", {"hand"})
-    assert known.records("surface.alias:probe", "eager", "2.13.0")
+    monkeypatch.setattr(known_compiled, "RECORDS", [k])
+    lookup = known_compiled.records
+    assert lookup("surface.alias:probe", "eager", "2.13.0", {"hand", "OpInfo probe sample 1 (torch.float32)"})
+    assert not lookup("surface.alias:probe", "eager", "2.13.0", {"hand"})
+    assert lookup("surface.alias:probe", "eager", "2.13.0")
 
 
 def test_each_compiled_program_is_its_own_dynamo_frame():
