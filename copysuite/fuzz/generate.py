@@ -95,6 +95,11 @@ class Program:
     def ops(self) -> tuple:
         return tuple(sorted({s.op for s in self.statements}))
 
+    @property
+    def wraps_subclass(self) -> bool:
+        """Whether an input is a wrapper subclass holding an earlier one (`TwoTensor(a, a)`)."""
+        return any(i.alias and "TwoTensor(" in i.alias for i in self.inputs)
+
     def input_lines(self) -> list[str]:
         lines = [line for i in self.inputs for line in i.lines()]
         return ([SUBCLASS_IMPORT] if any("TwoTensor(" in line for line in lines) else []) + lines

@@ -8,14 +8,14 @@ remaining difference a record explains is `known`; one with any other difference
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import re
+from dataclasses import dataclass
 
 import torch
 
 from copysuite.fuzz.records import RECORDS
 from copysuite.fuzz.signature import kind
+from copysuite.fuzz.vocabulary import OUT_FORMS
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,9 @@ RULES = (
          "aten/src/ATen/native/native_functions.yaml, requires_grad_ (manual_cpp_binding)"),
 )
 
+# what a tensor's requires_grad decides: its own flags, a write to it, backward and autograd.grad through it
+AUTOGRAD_STATE = r"(in|out)\.requires_grad|out\.(grad_fn|is_leaf)|write\.raises|backward\..*|grad\.value"
+
 RULE_TESTS = {
     "both_raise": lambda field, eager, other, run: _both_raise(field, eager, other, run),
     "intermediate_base_not_a_view": lambda field, eager, other, run: _intermediate_view(field, run),
@@ -99,7 +102,7 @@ RULE_TESTS = {
     "alias_regenerated_detached": lambda field, eager, other, run: _detached_alias(field, run),
     "functionalize_resize_of_view": lambda field, eager, other, run: (
         field == "call||raises" and eager is None and run.execution == "functionalize"
-        and bool({"resize_", "out_add", "out_mul", "out_neg"} & set(run.program.ops))
+        and bool({"resize_", *OUT_FORMS} & set(run.program.ops))
         and "expected src to have a size equal to the slice of self" in (run.other.error or "")),
     "functorch_refuses_requires_grad": lambda field, eager, other, run: (
         field == "call||raises" and run.execution == "functionalize"
@@ -110,8 +113,6 @@ RULE_TESTS = {
         and (re.fullmatch(AUTOGRAD_STATE, kind(field)) is not None
              or (field == "call||raises" and eager is None and re.search(r"requires? grad", run.other.error or "")))),
 }
-# what a tensor's requires_grad decides: its own flags, a write to it, backward and autograd.grad through it
-AUTOGRAD_STATE = r"(in|out)\.requires_grad|out\.(grad_fn|is_leaf)|write\.raises|backward\..*|grad\.value"
 
 
 def _both_raise(field: str, eager, other, run) -> bool:

@@ -15,7 +15,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from copysuite.fuzz.signature import kind
-from copysuite.fuzz.vocabulary import INPLACE
+from copysuite.fuzz.vocabulary import INPLACE, WRITES_FROM
 
 AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
 INDUCTOR = ("compile.inductor", "compile.inductor.dynamic")
@@ -50,7 +50,7 @@ class Record:
             return False
         if self.ops and not set(self.ops) & set(run.program.ops):
             return False
-        if self.subclass and not any(i.alias and "TwoTensor(" in i.alias for i in run.program.inputs):
+        if self.subclass and not run.program.wraps_subclass:
             return False
         if self.alias and not any(i.alias and re.search(self.alias, i.alias) for i in run.program.inputs):
             return False
@@ -83,4 +83,4 @@ def aliases_written_input(field: str, run) -> bool:
 
 
 GH = "https://github.com/pytorch/pytorch/"
-WRITES = (*(op.name for op in INPLACE), "copy_", "setitem_from", "add_from", "out_add", "out_mul", "out_neg")
+WRITES = (*(op.name for op in INPLACE), *WRITES_FROM)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from copysuite.fuzz.record import AOT, DYNAMO, GH, INDUCTOR, Record
 from copysuite.fuzz.records_export import EXPORT
 from copysuite.fuzz.records_functionalize import FUNCTIONALIZE
+from copysuite.fuzz.vocabulary import WRITES_FROM
 
 RECORDS = (
     Record("synthetic_base_identity", AOT,
@@ -88,7 +89,7 @@ RECORDS = (
            "a write whose source partially overlaps its destination (`x.copy_(x.t())`, `torch.add(x.t(), 1, out=x)`), "
            "which eager refuses, is functionalized into an out-of-place op on a snapshot and runs (issue 162151, "
            "open; PR 185149, closed, not in 2.14.1, has functional copy run eager's partial-overlap check)",
-           ops=("copy_", "setitem_from", "add_from", "out_add", "out_mul", "out_neg"),
+           ops=WRITES_FROM,
            entry="generated.copy_from_own_transpose"),
     Record("inplace_view_op_on_input_alias_version", (*AOT, "functionalize"), r"in\.version_moved",
            "docs/upstream-reports/detach_metadata_change_version.py", "an in-place view op (transpose_, "
@@ -144,11 +145,12 @@ RECORDS = (
            "copies eagerly but comes out of inductor as a view of an intermediate (its complex fallback runs the "
            "reshape that inductor's passes made of _unsafe_view on the copy), so a write to it is refused where the "
            "input requires grad (closest: PR 103919, issue 90507)", ops=("reshape",)),
-    Record("fake_tensor_cache_drops_offset", DYNAMO, r"call\.raises",
+    Record("fake_tensor_cache_drops_offset", (*DYNAMO, "export"), r"call\.raises",
            "docs/upstream-reports/fake_tensor_cache_storage_offset.py", "FakeTensor's dispatch cache rebuilds a "
            "cached non-view output without its storage offset, so a wrapper subclass that runs slice_scatter once "
-           "per inner tensor of an input at an offset fails its offsets check when compiled (closest: issue 159151, "
-           "PR 180822)", subclass=True, message=r"storage_offset\(\) == b\.storage_offset\(\)"),
+           "per inner tensor of an input at an offset fails its offsets check when compiled or exported, also "
+           "where eager raises another error (a src of the wrong size) (closest: issue 159151, PR 180822)",
+           subclass=True, message=r"storage_offset\(\) == b\.storage_offset\(\)"),
     *FUNCTIONALIZE,
     *EXPORT,
 )

@@ -32,12 +32,6 @@ EXPORT = (
            "a view that eager refuses with a RuntimeError (`view(-1)` of incompatible strides) is refused at export "
            "with a ValueError by the Python reference fake tensors run (torch/_refs, _reshape_view_helper; closest: "
            "issue 153303, PR 162809)", message="ValueError: Cannot view a tensor with shape"),
-    Record("export_fake_tensor_cache_drops_offset", EXPORT_EXECUTIONS, r"call\.raises",
-           "docs/upstream-reports/fake_tensor_cache_storage_offset.py", "slice_scatter on a wrapper subclass "
-           "(TwoTensor) of an input at a storage offset, run once per inner tensor under export's fake tensors: the "
-           "dispatch cache rebuilds the second result without its offset and the subclass's own check fails "
-           "(AssertionError), also where eager raises another error (a src of the wrong size: RuntimeError; closest: "
-           "issue 159151, PR 180822)", subclass=True, message=r"storage_offset\(\) == b\.storage_offset\(\)"),
     Record("export_trace_skips_eager_check", EXPORT_EXECUTIONS, r"call\.raises",
            "docs/upstream-reports/export_trace_skips_eager_check.py", "an op whose eager check export's fake "
            "tracing does not run (clamp_ on a complex tensor; on 2.14 `- 0` on a bool TwoTensor) lets tracing go "

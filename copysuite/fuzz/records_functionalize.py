@@ -8,7 +8,7 @@ reported; none is a rule of copysuite.fuzz.model because no documentation promis
 from __future__ import annotations
 
 from copysuite.fuzz.record import GH, WRITES, Record
-from copysuite.fuzz.vocabulary import INPLACE_VIEWS
+from copysuite.fuzz.vocabulary import INPLACE_VIEWS, OUT_FORMS, WRITES_FROM
 
 METADATA = tuple(op.name for op in INPLACE_VIEWS)
 
@@ -49,7 +49,7 @@ FUNCTIONALIZE = (
            "docs/upstream-reports/functionalize_input_metadata_mutation.py", "an in-place view op that changes the "
            "byte size of an input that requires grad (as_strided_ to fewer elements) is copied back with resize_(), "
            "which autograd refuses for a tensor that requires grad; eagerly the op itself is allowed",
-           ops=("as_strided_", "resize_", "data_assign", "out_add", "out_mul", "out_neg"),
+           ops=("as_strided_", "resize_", "data_assign", *OUT_FORMS),
            message="cannot resize variables that require grad"),
     Record("functionalize_input_metadata_out_of_bounds", ("functionalize",), r"call\.raises",
            "docs/upstream-reports/functionalize_input_metadata_mutation.py", "an in-place view op that changes the "
@@ -114,7 +114,7 @@ FUNCTIONALIZE = (
            GH + "issues/162151", "a write whose source is its destination seen through other strides "
            "(`torch.mul(a, 2, out=a.t())`), which eager neither refuses nor orders (later elements read earlier "
            "results), is computed from a snapshot of the source (issue 162151, open: snapshot semantics)",
-           ops=("out_add", "out_mul", "out_neg", "copy_", "setitem_from", "add_from")),
+           ops=WRITES_FROM),
     Record("functionalize_written_strides", ("functionalize",), r"out\.(stride|offset|is_view|view_of)|in\.geometry",
            GH + "issues/133512", "a tensor written in place takes the strides of its new functional value (the "
            "out-of-place op's result, contiguous), so what reads it next sees other strides: a reshape() that is a "
@@ -124,7 +124,7 @@ FUNCTIONALIZE = (
            "docs/upstream-reports/functionalize_views_of_resized_base.py", "a view of a tensor that an out= op then "
            "resizes is regenerated from the resized value: it takes the new size (eager's view keeps its own, over "
            "the old memory); the documented limit is resize_() of a view, not of a base with views",
-           ops=("out_add", "out_mul", "out_neg", "resize_")),
+           ops=(*OUT_FORMS, "resize_")),
     Record("functionalize_autograd", ("functionalize",),
            r"out\.(requires_grad|grad_fn|is_leaf)|backward\..*|grad\.value|write\.raises",
            "https://github.com/pytorch/functorch/issues/667",

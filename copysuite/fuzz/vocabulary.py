@@ -114,6 +114,10 @@ BINARY = _ops("binary", 2, {
     "slice_scatter_from": "torch.slice_scatter({x}, {y}, 0, 0)",
 })
 
+# the binary ops that write {x}'s values (set_ and `.data =` change what it is instead)
+OUT_FORMS = tuple(op.name for op in BINARY if "out={x}" in op.template)
+WRITES_FROM = ("copy_", "setitem_from", "add_from", *OUT_FORMS)
+
 OPS = (*VIEWS, *DTYPE_VIEWS, *INPLACE, *INPLACE_VIEWS, *AUTOGRAD, *COPIES, *NOOP_ARITHMETIC, *SCATTERS, *BINARY)
 BY_NAME = {op.name: op for op in OPS}
 assert len(BY_NAME) == len(OPS)
