@@ -37,7 +37,8 @@ def probe() -> dict:
         env["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                                        timeout=30, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        env["commit"] = None   # not a git checkout (an installed package)
+        # a copy of the checkout without .git (a GPU machine sent the working tree): the caller may name the commit
+        env["commit"] = os.environ.get("COPYSUITE_COMMIT")
     return env
 
 

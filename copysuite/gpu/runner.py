@@ -9,6 +9,7 @@ gzip-compressed and the folder's run.json sidecar (copysuite.gpu.source) records
 
     tools/gpu.sh                      # results/gpu/<gpu>-torch<version>-<date>/
     tools/gpu.sh --dry-run            # the plan and its time shares; refuses where there is no CUDA device
+    tools/gpu.sh --steps compile.inductor,compile.inductor.dynamic --budget 400   # some steps, their own budget
 """
 from __future__ import annotations
 
@@ -97,9 +98,16 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="the run's folder (default: results/gpu/<gpu>-torch<version>-<date>)")
     ap.add_argument("--budget", type=int, default=plan.BUDGET_S, help="seconds for the whole run")
     ap.add_argument("--workers", type=int, default=os.cpu_count(), help="pytest-xdist workers per step")
+    ap.add_argument("--steps", help="run only these steps (comma-separated names, in the plan's order; default: all)")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and its time shares, run nothing")
     args = ap.parse_args(argv)
     steps = plan.steps(args.workers)
+    if args.steps:
+        wanted = args.steps.split(",")
+        unknown = sorted(set(wanted) - {s.name for s in steps})
+        if unknown:
+            ap.error(f"unknown steps {unknown}; the plan's steps: {', '.join(s.name for s in steps)}")
+        steps = [s for s in steps if s.name in wanted]
     env = environment(sys.executable)
     print(f"GPU run plan ({args.budget} s, {args.workers} workers, per-test timeout {plan.TEST_TIMEOUT_S} s):")
     print(describe_plan(steps, args.budget))
@@ -111,7 +119,10 @@ def main(argv=None) -> int:
         return 0
     folder = Path(args.out or ROOT / "results" / "gpu" / run_name(env)).resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    os.environ.update(COPYSUITE_REQUIRE="cuda", HYPOTHESIS_PROFILE=os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+    os.environ.update(COPYSUITE_REQUIRE="cuda", HYPOTHESIS_PROFILE=os.environ.get("HYPOTHESIS_PROFILE", "ci"),
+                      # inductor otherwise starts a pool of one compile process per core in every xdist worker:
+                      # 16 workers x 16 processes, each importing torch, exhaust a GPU machine's memory
+                      TORCHINDUCTOR_COMPILE_THREADS=os.environ.get("TORCHINDUCTOR_COMPILE_THREADS", "1"))
     records, start = [], time.monotonic()
     for i, step in enumerate(steps):
         share = plan.allowance(steps, i, args.budget - (time.monotonic() - start))

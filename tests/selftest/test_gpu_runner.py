@@ -26,6 +26,17 @@ def test_the_dry_run_plans_every_execution_and_refuses_without_a_cuda_device():
         assert "no CUDA device" in proc.stderr and "nothing run" in proc.stderr
 
 
+def test_steps_picks_some_steps_in_the_plans_order_and_refuses_an_unknown_name():
+    run = [str(ROOT / "tools" / "gpu.sh"), "--dry-run", "--workers", "2", "--steps"]
+    env = {**os.environ, "PYTHON": sys.executable}
+    proc = subprocess.run([*run, "compile.inductor,eager"], capture_output=True, text=True, timeout=300, check=False,
+                          env=env)
+    assert [line.split()[0] for line in proc.stdout.splitlines() if line.startswith("  ")] == [
+        "eager", "compile.inductor"], proc.stdout
+    proc = subprocess.run([*run, "eager,inductor"], capture_output=True, text=True, timeout=300, check=False, env=env)
+    assert proc.returncode == 2 and "unknown steps ['inductor']" in proc.stderr, proc.stderr
+
+
 def test_the_plan_fits_its_budget_and_a_slow_step_cuts_only_itself():
     steps = plan.steps(16)
     assert sum(s.floor_s for s in steps) <= plan.BUDGET_S
