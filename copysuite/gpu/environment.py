@@ -19,6 +19,14 @@ def _version(name):
         return None
 
 
+def git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=30,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None   # not a git checkout (an installed package)
+
+
 def probe() -> dict:
     import torch
 
@@ -33,12 +41,8 @@ def probe() -> dict:
     else:
         env["cuda_devices"] = torch.cuda.device_count()
         env["cuda_device"] = torch.cuda.get_device_name(0)
-    try:
-        env["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                                       timeout=30, check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        # a copy of the checkout without .git (a GPU machine sent the working tree): the caller may name the commit
-        env["commit"] = os.environ.get("COPYSUITE_COMMIT")
+    # a copy of the checkout sent to a GPU machine may carry no .git, or a stale one: the caller names the commit
+    env["commit"] = os.environ.get("COPYSUITE_COMMIT") or git_commit()
     return env
 
 
