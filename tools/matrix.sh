@@ -21,7 +21,11 @@ echo "matrix wall time: $(( $(date +%s) - start )) s (tox exit $status)"
 # tox writes results/<env>.json; the matrix is built from results/matrix/ and the GPU runs in results/gpu/ only,
 # which git tracks, so the committed report can always be rebuilt from the committed runs
 mkdir -p results/matrix
-for f in results/torch*.json; do [ -e "$f" ] && cp "$f" "results/matrix/tox-$(basename "$f")"; done
+# compressed (outcome JSON is mostly repeated keys); a run replaces the uncompressed file of its name, if any
+for f in results/torch*.json; do
+    [ -e "$f" ] || continue
+    gzip -n -c "$f" > "results/matrix/tox-$(basename "$f").gz" && rm -f "results/matrix/tox-$(basename "$f")"
+done
 shot=()   # the screenshot where copysuite.report.browser finds a headless Chromium
 .venv/bin/python -c 'from copysuite.report import browser; raise SystemExit(browser.find() is None)' \
     && shot=(--screenshot docs/reports/matrix.png)
