@@ -1,11 +1,12 @@
-"""A complex copy made by a compiled function comes out requiring grad where eager's does not (silent): under
-inductor, `cfloat()` of a 0-d tensor under no_grad, `torch.tensor(t)`, `t.to(copy=True)` under no_grad and `t.new_tensor(t)` of a
-tensor that requires grad return a leaf that requires grad. The copy is decomposed to prims.convert_element_type,
-which inductor cannot generate code for with complex dtypes and calls as a fallback; that prim's eager
-implementation allocates its result with the input's requires_grad. Seen on 2.2.2, 2.8.0 ... 2.14.1 (2.6.0: the
-no_grad cfloat case only; 2.4.1 holds); aot_eager holds; on CUDA too (2.11.0+cu130, H100 and H200: `torch.tensor`, `to:copy`,
-`new_tensor`, `new_tensor:grad_source`). No upstream report found; the closest is issue 139629 (open: inductor should run its
-fallbacks without the Autograd dispatch keys)."""
+"""A complex copy made by a compiled function comes out requiring grad where eager's does not (silent): under inductor,
+`cfloat()` of a 0-d tensor under no_grad, `torch.tensor(t)`, `t.to(copy=True)` under no_grad and `t.new_tensor(t)`
+of a tensor that requires grad return a leaf that requires grad. The copy is decomposed to
+prims.convert_element_type, which inductor cannot generate code for with complex dtypes and calls as a fallback;
+that prim's eager implementation allocates its result with the input's requires_grad. Seen on 2.2.2, 2.8.0 ...
+2.14.1 (2.6.0: the no_grad cfloat case only; 2.4.1 holds); aot_eager holds; on CUDA too (2.11.0+cu130, H100 and
+H200: the suite's `torch.tensor`, `to:copy`, `new_tensor`, `new_tensor:grad_source`, and this script's four programs
+with `torch.set_default_device('cuda')`). No upstream report found; the closest is issue 139629 (open: inductor
+should run its fallbacks without the Autograd dispatch keys)."""
 import torch
 
 PROGRAMS = {
