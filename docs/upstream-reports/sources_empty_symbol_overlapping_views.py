@@ -11,7 +11,8 @@ contiguous input does not bring the fresh symbols either, one of a strided (or t
 
 What the suite saw: `compiled.overlapping_views` under `compile.inductor.dynamic` on CUDA (torch 2.11.0+cu130,
 H200) failed this way on the non-leaf (2, 3) contiguous corner cases (no_grad and grad enabled) at compile [0/20],
-`symbol s62`. Replayed on the CPU (2.12.1), the same calls in the same order (`compiled.same_tensor_twice`'s, then
+`symbol s62`, in the whole run, and at compile [0/4] when the entry ran alone (its own strided draws came first;
+under `compile.aot_eager.dynamic` it held). Replayed on the CPU (2.12.1), the same calls in the same order (`compiled.same_tensor_twice`'s, then
 this entry's) recompile that case as [0/20] too and create s62 = `L['args'][2]._base.size()[1]` there, but inductor's
 CPU code puts no guard on it, so it compiles; inductor's CUDA code evidently does (not run on CUDA here). Part 2
 below is a backend that adds one such guard, which reproduces the assertion on the CPU.
