@@ -242,18 +242,25 @@ def no_guard_latency(*args, **kwargs) -> float:
     return 0.0
 
 
+# inductor's FX graph cache and AOTAutograd's cache (on by default from 2.6 and 2.8), in memory and on disk: their keys
+# do not tell an input's storage size and offset apart, so a graph compiled for one case served another, and what a
+# case observed depended on what the process (or an earlier run on the machine) had compiled before:
+# `compiled.overlapping_views` (a parameter over an offset base) raised, held or failed in inductor's own code depending
+# on the draw (docs/compile.md). With them off every compile is a real one, as for the first case of a cold machine.
+COMPILE_CACHES = (("torch._inductor.config", "fx_graph_cache"), ("torch._inductor.config", "fx_graph_remote_cache"),
+                  ("torch._functorch.config", "enable_autograd_cache"))
+
+
+def cache_off_lines() -> list[str]:
+    """The lines that turn the compile caches off, for the installed release (those of its configs that exist): run
+    before the first compile of each compiled function, and printed in its reproduction."""
+    found = [(module, name) for module, name in COMPILE_CACHES if hasattr(importlib.import_module(module), name)]
+    return [f"import {module}" for module in dict.fromkeys(m for m, _ in found)] + [
+        f"{module}.{name} = False" for module, name in found]
+
+
 def _disable_compile_caches() -> None:
-    """Turn off inductor's FX graph cache and AOTAutograd's cache (on by default from 2.6 and 2.8), in memory and on
-    disk: their keys do not tell an input's storage size and offset apart, so a graph compiled for one case served
-    another, and what a case observed depended on what the process (or an earlier run on the machine) had compiled
-    before: `compiled.overlapping_views` (a parameter over an offset base) raised, held or failed in inductor's own code depending on the draw
-    (docs/compile.md). Every compile is then a real one, as for the first case of a cold machine."""
-    import torch._functorch.config as functorch_config
-    import torch._inductor.config as inductor_config
-    for module, name in ((inductor_config, "fx_graph_cache"), (inductor_config, "fx_graph_remote_cache"),
-                         (functorch_config, "enable_autograd_cache")):
-        if getattr(module, name, None):
-            setattr(module, name, False)
+    exec("\n".join(cache_off_lines()), {})  # noqa: S102 - the printed lines
 
 
 def _graphs_and_breaks() -> tuple[int, int]:

@@ -2,15 +2,16 @@
 the test did (the compiled function's definition included), printed with every failure."""
 from __future__ import annotations
 
-from copysuite.run.executions import EXECUTORS
+from copysuite.run.executions import EXECUTORS, cache_off_lines
 
 
 def program_lines(program, case, fullgraph: bool = True) -> list[str]:
-    """The program as it ran: the compiled function's definition (if compiled), then the program or the call of
-    that function, under its grad mode's `with` block when there is one."""
+    """The program as it ran: the compile caches turned off and the compiled function's definition (if compiled),
+    then the program or the call of that function, under its grad mode's `with` block when there is one."""
     executor, ctx = EXECUTORS[case.execution], case.mode_context()
     lines = executor.call_lines(program)
-    return executor.define_lines(program, fullgraph) + ([f"with {ctx}:"] + [f"    {line}" for line in lines] if ctx else lines)
+    caches = cache_off_lines() if executor.compiled else []
+    return caches + executor.define_lines(program, fullgraph) + ([f"with {ctx}:"] + [f"    {line}" for line in lines] if ctx else lines)
 
 
 def reproduction(cell, case) -> str:

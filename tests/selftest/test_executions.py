@@ -51,6 +51,27 @@ def test_the_printed_reproduction_is_the_code_that_ran():
     assert execute(cell.entry.program, case(), entry=cell.entry).result is not None
 
 
+@needs_compile
+def test_the_printed_reproduction_turns_the_compile_caches_off_as_the_harness_does(monkeypatch):
+    """The harness compiles with inductor's and AOTAutograd's caches off (a cached graph served other inputs); a
+    printed reproduction that left them on could fail or hold by what an earlier process compiled. Where the
+    installed release has these caches, the reproduction switches each off, and running it does."""
+    import importlib
+
+    from copysuite.run.executions import COMPILE_CACHES
+    cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.returns_input"],
+                                      check_names=["same_object"], devices=["cpu"], executions=[COMPILED]))
+    present = [(m, n) for m, n in COMPILE_CACHES if hasattr(importlib.import_module(m), n)]
+    if not present:
+        pytest.skip(f"torch {torch.__version__} has none of the compile caches {COMPILE_CACHES}")
+    for module, name in present:
+        monkeypatch.setattr(importlib.import_module(module), name, True)
+    text = textwrap.dedent(reproduction(cell, case()))
+    assert all(f"{m}.{n} = False" in text for m, n in present), text
+    exec(text, {})  # noqa: S102 - the suite's own printed reproduction
+    assert not any(getattr(importlib.import_module(m), n) for m, n in present)
+
+
 @pytest.mark.parametrize("execution, defines", [
     ("functionalize", "program = torch.func.functionalize(program)"),
     ("export", "program = torch.export.export(Program(), (source, a, b)).module()"),
