@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import linecache
 import shutil
 import time
 from dataclasses import dataclass
@@ -122,14 +123,14 @@ class Executor:
         if self.transform is None:
             return program.run(namespace)
         # torch.compile is part of the key: a fault patched into it (tests/faults) gets functions of its own
-        namespace.update(self._defined(program, fullgraph, torch.compile, dtype_class(case.dtype), len(case.shape)))
+        namespace.update(self.defined(program, fullgraph, torch.compile, dtype_class(case.dtype), len(case.shape)))
         with _compile_stats(entry_id, self.name) if self.compiled else contextlib.nullcontext():
             for line in self.call_lines(program):
                 exec(_code(line), namespace)  # noqa: S102 - the printed lines
         return namespace[programs.RESULT]   # (and the program's returned variables are in the namespace)
 
     @functools.lru_cache(maxsize=None)  # noqa: B019 - executors are module constants
-    def _defined(self, program, fullgraph: bool, compile_fn, dtype_group: str, ndim: int) -> dict:
+    def defined(self, program, fullgraph: bool, compile_fn, dtype_group: str, ndim: int) -> dict:
         """What define_lines bind (`program`, or `Program` for export), defined once per key: each compiled function
         has its own code object and so its own dynamo cache."""
         if self.compiled:
@@ -137,8 +138,18 @@ class Executor:
             _skip_guard_latency_probe()
             _disable_compile_caches()
         ns = programs.namespace()
-        exec(compile("\n".join(self.define_lines(program, fullgraph)), f"{program.filename} ({self.name})", "exec"), ns)  # noqa: S102
+        define("\n".join(self.define_lines(program, fullgraph)), f"{program.filename} ({self.name})", ns)
         return {name: ns[name] for name in ("program", "Program") if name in ns}
+
+
+def define(text: str, filename: str, namespace: dict) -> None:
+    """Run the Python `text` (definitions) in `namespace`, as the file `filename` whose source Python can find: up to
+    2.12 torch.compile wraps a function whose source it cannot find in one frame shared by every such function
+    (torch/_dynamo/external_utils.wrap_inline, issue 124269), whose dynamo cache would gather every program's graphs
+    (one program's compiles would shape another's recompiles, and its recompile limit send later ones to eager). With
+    its source known, each function is compiled as itself, as one written in a file is."""
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - the printed definitions
 
 
 @contextlib.contextmanager

@@ -4,11 +4,10 @@ execution's backend (copysuite.strategies.space.EXECUTIONS); and the Python that
 from __future__ import annotations
 
 import functools
-import linecache
 
 import torch
 
-from copysuite.run.executions import EXECUTORS
+from copysuite.run.executions import EXECUTORS, define
 from copysuite.surface.inputs import SPEC_CODE
 
 
@@ -23,13 +22,8 @@ def program(text: str, arguments: tuple, execution: str, op: str):
     per text)."""
     source = f"def program({', '.join(arguments)}):\n    return {text}\n"
     filename = f"{SPEC_CODE}{op}> ({execution}: {text})"
-    # torch.compile wraps a function whose source file it cannot find in one shared frame
-    # (torch/_dynamo/external_utils.wrap_inline): every program would share that frame's dynamo cache, and once it
-    # reached its recompile limit the programs after it would run eagerly, unnoticed. With its source known, each
-    # program is compiled as itself, as a function written in a file is.
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     ns = {"torch": torch}
-    exec(compile(source, filename, "exec"), ns)  # noqa: S102 - the call's own printed Python
+    define(source, filename, ns)   # each program compiled as itself, never in a frame shared by all (issue 124269)
     fn = ns["program"]
     executor = EXECUTORS[execution]
     if executor.transform is None:

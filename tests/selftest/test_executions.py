@@ -52,12 +52,28 @@ def test_the_printed_reproduction_is_the_code_that_ran():
 
 
 @needs_compile
+def test_each_compiled_function_is_compiled_as_itself():
+    """Up to 2.12 torch.compile wraps a function whose source it cannot find in one frame shared by all such functions
+    (issue 124269), so every entry's graphs would gather in one dynamo cache and one entry's compiles would shape
+    another's recompiles. The harness makes each program's source known: its own code object holds its graphs."""
+    import inspect
+
+    from torch._dynamo.eval_frame import _debug_get_cache_entry_list as cache_entries
+    # a program with an op: a frame that only returns its input may leave no graph to cache
+    cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.view_of_intermediate"],
+                                      check_names=["shares_storage"], devices=["cpu"], executions=[COMPILED]))
+    execute(cell.entry.program, case(), entry=cell.entry)
+    compiled = executors.EXECUTORS[COMPILED].defined(cell.entry.program, True, torch.compile, "float", 2)["program"]
+    function = inspect.unwrap(compiled)
+    assert function.__name__ == "program" and cache_entries(function.__code__), (
+        f"torch {torch.__version__}: the compiled program's own code has no dynamo cache entry (a shared frame ran it)")
+
+
+@needs_compile
 def test_the_printed_reproduction_turns_the_compile_caches_off_as_the_harness_does(monkeypatch):
     """The harness compiles with inductor's and AOTAutograd's caches off (a cached graph served other inputs); a
     printed reproduction that left them on could fail or hold by what an earlier process compiled. Where the
     installed release has these caches, the reproduction switches each off, and running it does."""
-    import importlib
-
     from copysuite.run.executions import COMPILE_CACHES
     cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.returns_input"],
                                       check_names=["same_object"], devices=["cpu"], executions=[COMPILED]))
