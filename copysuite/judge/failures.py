@@ -3,7 +3,7 @@ reproduction that ran. The message is rendered from these fields; the outcome JS
 the gate, the matrix and the fault campaign read them instead of parsing text (imports no torch)."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 FAILURE_KINDS = (          # the outcome JSON's failure "kind" (copysuite/outcome/outcome.schema.json)
     "mismatch",             # the check observed a value other than the expected one
@@ -41,6 +41,7 @@ class ConformanceFailure(AssertionError):
     evidence: list          # the version gates behind the expectation
     spec: str               # where the expectation is written
     reproduction: str       # Python that rebuilds the input and runs the program
+    compiled_before: list = field(default_factory=list)   # inputs that compiled the same function first (run.history)
 
     def __post_init__(self):
         super().__init__(self.message())
@@ -57,6 +58,11 @@ class ConformanceFailure(AssertionError):
             parts.append("  (the spec expects no error for this input)")
         if self.evidence:
             parts.append("  version gates: " + "; ".join(self.evidence))
+        if self.compiled_before:
+            shown = "; ".join(self.compiled_before[-3:])
+            parts.append(f"  compiled before: the same compiled function first compiled for {len(self.compiled_before)} "
+                         f"other inputs (the reproduction compiles it afresh; if it holds there, run the cell alone: "
+                         f"-p no:xdist -k '{self.cell}'); the last: {shown}")
         parts += [f"  spec:     {self.spec}", "  reproduce:", self.reproduction]
         return "\n".join(parts)
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import traceback
 
 from copysuite.judge.failures import ConformanceFailure
+from copysuite.run import history
 from copysuite.run.execute import RunResult, execute, versions_line
+from copysuite.run.executions import EXECUTORS
 from copysuite.run.reproduction import reproduction
 
 
@@ -16,7 +18,9 @@ def failure(cell, case, kind, expected, observed, detail) -> ConformanceFailure:
     return ConformanceFailure(
         cell=str(cell.id), entry=cell.entry.id, check=cell.key, kind=kind, expected=expected, observed=observed,
         detail=detail, input=case.describe(), program=text, versions=versions_line(), evidence=cell.evidence(),
-        spec=f"{cell.entry.file} entry {cell.entry.id!r} expect.{cell.key}", reproduction=reproduction(cell, case))
+        spec=f"{cell.entry.file} entry {cell.entry.id!r} expect.{cell.key}", reproduction=reproduction(cell, case),
+        compiled_before=history.compiled_before(
+            EXECUTORS[case.execution].key(cell.entry.program, case, fullgraph=not cell.entry.graph_breaks)))
 
 
 def judge(cell, case, ex: RunResult | None = None) -> None:

@@ -38,6 +38,7 @@ import torch
 from packaging.specifiers import SpecifierSet
 
 from copysuite.plan import bind
+from copysuite.run import history
 from copysuite.spec import programs
 from copysuite.strategies.space import BACKEND_DEVICES, EXECUTIONS, dtype_class
 
@@ -122,12 +123,22 @@ class Executor:
         """Run the program in `namespace` (which holds its inputs); returns `result`."""
         if self.transform is None:
             return program.run(namespace)
-        # torch.compile is part of the key: a fault patched into it (tests/faults) gets functions of its own
-        namespace.update(self.defined(program, fullgraph, torch.compile, dtype_class(case.dtype), len(case.shape)))
-        with _compile_stats(entry_id, self.name) if self.compiled else contextlib.nullcontext():
-            for line in self.call_lines(program):
-                exec(_code(line), namespace)  # noqa: S102 - the printed lines
+        key = self.key(program, case, fullgraph)
+        namespace.update(self.defined(*key[1:]))
+        call = {}
+        try:
+            with _compile_stats(entry_id, self.name, call) if self.compiled else contextlib.nullcontext():
+                for line in self.call_lines(program):
+                    exec(_code(line), namespace)  # noqa: S102 - the printed lines
+        finally:
+            if self.compiled:
+                history.record(key, case.describe(), call.get("compiled", False))
         return namespace[programs.RESULT]   # (and the program's returned variables are in the namespace)
+
+    def key(self, program, case, fullgraph: bool = True) -> tuple:
+        """Which function runs `program` on `case`: this execution's, and defined's arguments. torch.compile is part
+        of it: a fault patched into it (tests/faults) gets functions of its own."""
+        return (self.name, program, fullgraph, torch.compile, dtype_class(case.dtype), len(case.shape))
 
     @functools.lru_cache(maxsize=None)  # noqa: B019 - executors are module constants
     def defined(self, program, fullgraph: bool, compile_fn, dtype_group: str, ndim: int) -> dict:
@@ -153,9 +164,9 @@ def define(text: str, filename: str, namespace: dict) -> None:
 
 
 @contextlib.contextmanager
-def _compile_stats(entry_id: str, execution: str):
+def _compile_stats(entry_id: str, execution: str, call: dict):
     """Count one call of a compiled function in STATS: the graphs it compiled, its graph breaks, and its seconds
-    when it compiled."""
+    when it compiled; `call["compiled"]` says whether it compiled a graph."""
     stats = STATS.setdefault((entry_id, execution), {"calls": 0, "compiles": 0, "graph_breaks": 0,
                                                       "compile_seconds": 0.0})
     graphs, breaks = _graphs_and_breaks()
@@ -170,6 +181,7 @@ def _compile_stats(entry_id: str, execution: str):
         stats["graph_breaks"] += new_breaks - breaks
         if new_graphs > graphs:
             stats["compile_seconds"] += seconds
+        call["compiled"] = new_graphs > graphs
 
 
 @contextlib.contextmanager

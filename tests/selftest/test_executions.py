@@ -70,6 +70,27 @@ def test_each_compiled_function_is_compiled_as_itself():
 
 
 @needs_compile
+def test_a_failure_names_the_inputs_that_compiled_its_function_first(monkeypatch):
+    """A compiled failure can depend on the graphs its function compiled for earlier inputs (the CUDA run's
+    `compiled.overlapping_views`), which the printed reproduction, compiling afresh, does not have: the failure names
+    them, and not the calls that compiled nothing."""
+    from copysuite.judge.judge import failure
+    real = torch.compile
+    # torch.compile is part of a compiled function's key: a stand-in gets a function of its own, with no history
+    monkeypatch.setattr(torch, "compile", lambda *args, **kwargs: real(*args, **kwargs))
+    cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.view_of_intermediate"],
+                                      check_names=["shares_storage"], devices=["cpu"], executions=["compile.aot_eager"]))
+    first = dataclasses.replace(case("compile.aot_eager"), shape=(3, 2), stride=(2, 1))
+    again = dataclasses.replace(first, values=(6.0, 5.0, 4.0, 3.0, 2.0, 1.0))
+    last = case("compile.aot_eager", mode="no_grad")
+    for c in (first, again, last):   # the second call hits the first's graph: it compiles nothing
+        execute(cell.entry.program, c, entry=cell.entry)
+    found = failure(cell, last, "mismatch", True, False, None)
+    assert found.compiled_before == [first.describe()], found.compiled_before
+    assert "first compiled for 1 other inputs" in found.message() and first.describe() in found.message()
+
+
+@needs_compile
 def test_the_printed_reproduction_turns_the_compile_caches_off_as_the_harness_does(monkeypatch):
     """The harness compiles with inductor's and AOTAutograd's caches off (a cached graph served other inputs); a
     printed reproduction that left them on could fail or hold by what an earlier process compiled. Where the
