@@ -20,7 +20,7 @@ def failure(cell, case, kind, expected, observed, detail) -> ConformanceFailure:
         detail=detail, input=case.describe(), program=text, versions=versions_line(), evidence=cell.evidence(),
         spec=f"{cell.entry.file} entry {cell.entry.id!r} expect.{cell.key}", reproduction=reproduction(cell, case),
         compiled_before=history.compiled_before(
-            EXECUTORS[case.execution].key(cell.entry.program, case, fullgraph=not cell.entry.graph_breaks)))
+            EXECUTORS[case.execution].key(cell.entry.program, case, fullgraph=cell.entry.fullgraph)))
 
 
 def judge(cell, case, ex: RunResult | None = None) -> None:

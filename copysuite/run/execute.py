@@ -61,7 +61,7 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> RunRes
     """Build the case, bind the inputs, run the program (eager or compiled: case.execution) in the case's grad mode.
     `entry` (the spec entry) names the compiled function's statistics and says whether it may break the graph."""
     executor = EXECUTORS[case.execution]
-    how = dict(entry_id=entry.id, fullgraph=not entry.graph_breaks) if entry else {}
+    how = dict(entry_id=entry.id, fullgraph=entry.fullgraph) if entry else {}
     ns = {**programs.namespace(), **case.build()}
     program.bind(ns)
     judged, before, before_values = None, {}, None  # a variable of the program is judged as the program left it

@@ -132,7 +132,7 @@ class Executor:
                     exec(_code(line), namespace)  # noqa: S102 - the printed lines
         finally:
             if self.compiled:
-                history.record(key, case.describe(), call.get("compiled", False))
+                history.record(key, case, call.get("compiled", False))
         return namespace[programs.RESULT]   # (and the program's returned variables are in the namespace)
 
     def key(self, program, case, fullgraph: bool = True) -> tuple:

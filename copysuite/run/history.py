@@ -4,17 +4,14 @@ printed reproduction (the function compiled afresh for the failing input) starts
 on them can hold there; running the cell alone (`-p no:xdist -k CELL`) replays them."""
 from __future__ import annotations
 
-CALLS: dict = {}   # the compiled function's key (Executor.key) -> [(input description, compiled a graph)]
+CALLS: dict = {}   # the compiled function's key (Executor.key) -> [(case, compiled a graph)]
 
 
-def record(key, description: str, compiled: bool) -> None:
-    CALLS.setdefault(key, []).append((description, compiled))
+def record(key, case, compiled: bool) -> None:
+    """One call (on every compiled call: the case itself, described only when a failure asks)."""
+    CALLS.setdefault(key, []).append((case, compiled))
 
 
 def compiled_before(key) -> list[str]:
-    """The inputs whose calls compiled a graph of the function `key` before its latest call, oldest first.
-
-    >>> record("k", "a", True); record("k", "b", False); record("k", "c", True); compiled_before("k")
-    ['a']
-    """
-    return [description for description, compiled in CALLS.get(key, [])[:-1] if compiled]
+    """The inputs (described) whose calls compiled a graph of the function `key` before its latest call, oldest first."""
+    return [case.describe() for case, compiled in CALLS.get(key, [])[:-1] if compiled]

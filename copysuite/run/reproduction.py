@@ -18,6 +18,6 @@ def reproduction(cell, case) -> str:
     """Python that rebuilds the input and runs the program, exactly as the test did."""
     program, check = cell.entry.program, cell.check
     lines = (program.modules_used() + case.code() + program.input_lines() +
-             program_lines(program, case, fullgraph=not cell.entry.graph_breaks))
+             program_lines(program, case, fullgraph=cell.entry.fullgraph))
     lines.append(f"# then check {cell.key}: {check.doc.splitlines()[0] if check.doc else ''}")
     return "\n".join("    " + line for line in lines)

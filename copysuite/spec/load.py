@@ -79,6 +79,11 @@ class Entry:
     diverges: tuple = ()   # (copysuite.spec.divergences.Divergence, ...): known upstream bugs under some execution
     graph_breaks: dict = None  # {why, evidence}: dynamo cannot capture the program whole (compiled without fullgraph)
 
+    @property
+    def fullgraph(self) -> bool:
+        """Compiled with fullgraph=True (a graph break is an error) unless the entry declares its breaks."""
+        return not self.graph_breaks
+
 
 @dataclass(frozen=True)
 class SpecSet:

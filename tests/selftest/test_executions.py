@@ -63,7 +63,8 @@ def test_each_compiled_function_is_compiled_as_itself():
     cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.view_of_intermediate"],
                                       check_names=["shares_storage"], devices=["cpu"], executions=[COMPILED]))
     execute(cell.entry.program, case(), entry=cell.entry)
-    compiled = executors.EXECUTORS[COMPILED].defined(cell.entry.program, True, torch.compile, "float", 2)["program"]
+    executor = executors.EXECUTORS[COMPILED]
+    compiled = executor.defined(*executor.key(cell.entry.program, case())[1:])["program"]
     function = inspect.unwrap(compiled)
     assert function.__name__ == "program" and cache_entries(function.__code__), (
         f"torch {torch.__version__}: the compiled program's own code has no dynamo cache entry (a shared frame ran it)")
