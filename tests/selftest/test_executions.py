@@ -143,10 +143,11 @@ def test_the_transforms_apply_only_where_an_entry_names_them():
 @needs_compile
 def test_a_graph_break_fails_unless_the_entry_declares_it():
     program = parse_program(call="source.tolist()")   # dynamo refuses tolist() on a float tensor
-    strict = SimpleNamespace(id="selftest.tolist", graph_breaks=None)
+    strict = dataclasses.replace(ENTRIES[0], id="selftest.tolist", graph_breaks=None)
     ex = execute(program, case(), entry=strict)
     assert ex.error is not None and ex.error[0] == "Unsupported", ex.error
-    declared = SimpleNamespace(id="selftest.tolist_declared", graph_breaks={"why": "tolist", "evidence": "..."})
+    declared = dataclasses.replace(ENTRIES[0], id="selftest.tolist_declared",
+                                   graph_breaks={"why": "tolist", "evidence": "..."})
     ex = execute(program, case(), entry=declared)
     assert ex.error is None and ex.result == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
     assert executors.STATS[("selftest.tolist_declared", COMPILED)]["graph_breaks"] >= 1
@@ -242,7 +243,7 @@ def test_without_the_guard_latency_probe_guards_still_decide_recompiles():
     """The harness replaces dynamo's guard-latency telemetry (executors._skip_guard_latency_probe): the same inputs
     again reuse the graph, a failed guard (float64 where float32 was traced) compiles a new one."""
     program = parse_program(call="source * 2")
-    entry = SimpleNamespace(id="selftest.guards", graph_breaks=None)
+    entry = dataclasses.replace(ENTRIES[0], id="selftest.guards", graph_breaks=None)
     float64 = dataclasses.replace(case(), dtype="float64")
     for compiled_before, inputs in [(0, case()), (1, case()), (1, float64)]:
         assert executors.STATS.get(("selftest.guards", COMPILED), {}).get("compiles", 0) == compiled_before
