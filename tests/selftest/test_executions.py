@@ -1,6 +1,7 @@
 """Compiled, functionalized and exported executions (copysuite/run/executions.py): what runs is what is printed, a graph
 break fails unless the entry declares it, why an execution cannot run is said, the transforms apply only where an
 entry names them, and a known divergence is a strict expected failure."""
+import contextlib
 import dataclasses
 import importlib
 import textwrap
@@ -92,22 +93,27 @@ def test_a_failure_names_the_inputs_that_compiled_its_function_first(monkeypatch
 
 
 @needs_compile
-def test_the_printed_reproduction_turns_the_compile_caches_off_as_the_harness_does(monkeypatch):
+def test_the_printed_reproduction_turns_the_compile_caches_off_as_the_harness_does():
     """The harness compiles with inductor's and AOTAutograd's caches off (a cached graph served other inputs); a
     printed reproduction that left them on could fail or hold by what an earlier process compiled. Where the
-    installed release has these caches, the reproduction switches each off, and running it does."""
+    installed release has these caches, the reproduction switches each off, and running it does.
+
+    The caches are switched on with each config module's own `patch`: pytest's monkeypatch deletes a torch config
+    entry when it undoes a setattr, which breaks every later compile in the worker ("... does not exist")."""
     from copysuite.run.executions import COMPILE_CACHES
     cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.returns_input"],
                                       check_names=["same_object"], devices=["cpu"], executions=[COMPILED]))
     present = [(m, n) for m, n in COMPILE_CACHES if hasattr(importlib.import_module(m), n)]
     if not present:
         pytest.skip(f"torch {torch.__version__} has none of the compile caches {COMPILE_CACHES}")
-    for module, name in present:
-        monkeypatch.setattr(importlib.import_module(module), name, True)
-    text = textwrap.dedent(reproduction(cell, case()))
-    assert all(f"{m}.{n} = False" in text for m, n in present), text
-    exec(text, {})  # noqa: S102 - the suite's own printed reproduction
-    assert not any(getattr(importlib.import_module(m), n) for m, n in present)
+    with contextlib.ExitStack() as stack:
+        for module, name in present:
+            stack.enter_context(importlib.import_module(module).patch(**{name: True}))
+        text = textwrap.dedent(reproduction(cell, case()))
+        assert all(f"{m}.{n} = False" in text for m, n in present), text
+        exec(text, {})  # noqa: S102 - the suite's own printed reproduction
+        assert not any(getattr(importlib.import_module(m), n) for m, n in present)
+    assert all(hasattr(importlib.import_module(m), n) for m, n in present), "a compile cache config was lost"
 
 
 @pytest.mark.parametrize("execution, defines", [
@@ -120,6 +126,9 @@ def test_the_printed_transform_is_the_code_that_ran(execution, defines):
     executor = executors.EXECUTORS[execution]
     if executor.skip_reason():
         pytest.skip(executor.skip_reason())
+    if execution == "export" and Version(torch.__version__).release < (2, 6):
+        pytest.skip(f"torch {torch.__version__}: export refuses one tensor passed twice and mutated before 2.6 "
+                    "(docs/upstream-reports/export_duplicated_mutated_inputs.py)")
     cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.same_tensor_twice"],
                                       check_names=["source_untouched[b]"], devices=["cpu"], executions=[execution]))
     text = textwrap.dedent(reproduction(cell, case(execution)))
