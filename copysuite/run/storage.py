@@ -19,6 +19,7 @@ _view = torch.Tensor.view
 _reshape = torch.Tensor.reshape
 _numpy = torch.Tensor.numpy
 _tolist = torch.Tensor.tolist
+_to = torch.Tensor.to
 _untyped_storage = getattr(torch.Tensor, "untyped_storage", None)
 _storage = torch.Tensor.storage
 _is_set_to = torch.Tensor.is_set_to
@@ -187,8 +188,11 @@ def flat(t: torch.Tensor) -> torch.Tensor:
 
 
 def few(t: torch.Tensor):
-    """A 1-d tensor's values as a list for a message, or "..." when there are 20 or more."""
-    return _tolist(t) if t.numel() < 20 else "..."
+    """A 1-d tensor's values as a list for a message, or "..." when there are 20 or more. A float8 tensor is widened
+    first: on 2.2 tolist() decodes float8_e4m3fnuz as float8_e5m2fnuz (`tolist:float8_e4m3fnuz` in the specs)."""
+    if t.numel() >= 20:
+        return "..."
+    return _tolist(_to(t, torch.float32) if t.dtype.is_floating_point and t.element_size() == 1 else t)
 
 
 def values_equal(a, b) -> bool:
