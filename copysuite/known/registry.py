@@ -22,6 +22,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import Version
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 # an installed package carries the specs (and so the registry) inside it; a checkout has them beside the package
@@ -49,6 +50,12 @@ class SurfaceItem:
     executions: tuple
     input: str = ""   # only the calls whose source starts so (an OpInfo sample), where the cell has that call
     note: str = ""
+
+    def applies(self, entry: str, execution: str, version: str) -> bool:
+        """The item names this surface cell (entry, as `surface.CLASS:OP`) under this execution on this release."""
+        release = Version(Version(version).base_version)
+        named = any(entry.startswith(c[:-1]) if c.endswith("*") else entry == c for c in self.cells)
+        return named and execution in self.executions and release in SpecifierSet(self.torch)
 
 
 @dataclass(frozen=True)
