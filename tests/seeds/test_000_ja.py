@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from copysuite.run.storage import shares_storage
-from tests.seeds.helpers import CUDA_ONLY, DEVICES, assert_no_grad, close, t
+from tests.seeds.helpers import CUDA_ONLY, DEVICES, assert_grad_fn, assert_no_grad, close, t
 
 BASIC = "x, w, b = torch.tensor([2.]), torch.tensor([1.], requires_grad=True), torch.tensor([3.], requires_grad=True)"
 
@@ -19,6 +19,19 @@ BASIC = "x, w, b = torch.tensor([2.]), torch.tensor([1.], requires_grad=True), t
 def xwb(device):
     """The article's x, w and b on `device` (BASIC)."""
     return t([2.0], device), t([1.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+
+
+def write_into_a_cpu_copy(device):
+    """000: v = w.cpu() of a w on another device is a copy; v[0] = 7 leaves w at 1 and gives v the grad_fn
+    CopySlices, the write recorded over the copy. tests/seeds/test_faults.py runs it on the CPU with cpu() made to
+    copy as from a device, and shows each assertion failing under a fault."""
+    w = t([1.0], device, requires_grad=True)
+    v = w.cpu()
+    program = f"w = torch.tensor([1.], device={device!r}, requires_grad=True); v = w.cpu(); v[0] = 7."
+    assert v is not w and not shares_storage(v, w), f"`{program}`: expected v a copy of w in other memory"
+    v[0] = 7.0
+    close(w.detach(), t([1.0], device)), close(v.detach(), t([7.0]))
+    assert_grad_fn(v, "CopySlices", program)
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -99,13 +112,11 @@ class TestArticle000:
             assert z is not y and type(z.grad_fn).__name__ == "ToCopyBackward0"  # CopyBackwards in torch 1.9
 
     def test_cpu_copy_from_device_does_not_share(self, device):
-        w = t([1.0], device, requires_grad=True)
-        v = w.cpu()
-        if device == "cpu":
-            assert v is w
+        if device == "cpu":  # already on the CPU: cpu() returns the tensor itself (003), so no copy to write into
+            w = t([1.0], requires_grad=True)
+            assert w.cpu() is w
             return
-        v[0] = 7.0
-        close(w.detach(), t([1.0], device)), close(v.detach(), t([7.0]))
+        write_into_a_cpu_copy(device)
 
     def test_numpy_refusals(self, device):
         w = t([1.0], device, requires_grad=True)
@@ -225,3 +236,4 @@ def test_devices_do_not_mix_in_one_op_yet_backward_crosses_them():
     f.backward()
     close(w.grad, t([14.0], "cuda")), close(b.grad, t([7.0], "cuda")), close(v.grad, t([5.0]))
     assert w.grad.device.type == "cuda", f"{BASIC} on cuda; f = v * (x * w + b).cpu(); f.backward(): w.grad on {w.grad.device}"
+
