@@ -14,6 +14,7 @@ _detach = torch.Tensor.detach
 _setitem = torch.Tensor.__setitem__
 _new_tensor = torch.Tensor.new_tensor
 _to = torch.Tensor.to
+_resize = torch.Tensor.resize_
 
 
 def detach_copying_grad(self):
@@ -69,6 +70,21 @@ def new_tensor_after_the_data(self, data, **kwargs):
     return _new_tensor(self, data, **kwargs)
 
 
+def resize_refused_in_every_mode(self, *size, **kwargs):
+    """resize_ refused on a tensor that requires grad in every grad mode, inference_mode included."""
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    return _resize(self, *size, **kwargs)
+
+
+def resize_unchecked_without_grad_mode(self, *size, **kwargs):
+    """resize_ that skips autograd's check whenever grad mode is off, no_grad included."""
+    if torch.is_grad_enabled():
+        return _resize(self, *size, **kwargs)
+    with torch.inference_mode():
+        return _resize(self, *size, **kwargs)
+
+
 def patched(name, fn):
     return lambda: mock.patch.object(torch.Tensor, name, fn)
 
@@ -84,7 +100,7 @@ def both(*injects):
     return inject
 
 
-A000, A001 = test_000_ja.TestArticle000(), test_001_ko.TestArticle001()
+A000, A001, A002 = test_000_ja.TestArticle000(), test_001_ko.TestArticle001(), test_002_zh.TestArticle002()
 REFUSAL, DTYPE = (test_000_ja.test_new_tensor_refusal_follows_the_receiver_not_the_data,
                   test_000_ja.test_new_tensor_takes_the_receivers_dtype_and_device)
 FAULTS = {
@@ -118,8 +134,14 @@ FAULTS = {
     "setitem writes into new memory (001: no_grad goes through, in place)": (
         patched("__setitem__", setitem_in_new_memory),
         lambda: A001.test_under_no_grad_the_same_write_goes_through()),
+    "resize_ refused under inference_mode too (002: resize_ of a clone)": (
+        patched("resize_", resize_refused_in_every_mode),
+        lambda: A002.test_only_inference_mode_lets_a_clone_that_requires_grad_be_resized("resize_")),
+    "resize_ unchecked under no_grad (002: resize_ of a clone)": (
+        patched("resize_", resize_unchecked_without_grad_mode),
+        lambda: A002.test_only_inference_mode_lets_a_clone_that_requires_grad_be_resized("resize_")),
     "setitem writes into new memory (002: b = a)": (
-        patched("__setitem__", setitem_in_new_memory), lambda: test_002_zh.TestArticle002().test_assignment_aliases()),
+        patched("__setitem__", setitem_in_new_memory), lambda: A002.test_assignment_aliases()),
 }
 
 
