@@ -17,6 +17,17 @@ class TestArticle001:
         b = a.clone()
         assert b.requires_grad and type(b.grad_fn).__name__ == "CloneBackward0"
 
+    def test_under_no_grad_a_clone_keeps_no_history(self):
+        """clone() takes the history along only in grad mode: under no_grad the clone of a tensor that requires
+        grad is a new leaf that does not (the spec `clone` states it in every mode; this is the article's tensor)."""
+        a = t([0.0, 1.0], requires_grad=True)
+        with torch.no_grad():
+            b = a.clone()
+        got = (b.requires_grad, b.grad_fn, b.is_leaf)
+        assert got == (False, None, True), (
+            "a = torch.tensor([0., 1.], requires_grad=True); with torch.no_grad(): b = a.clone(): expected "
+            f"(requires_grad, grad_fn, is_leaf) = (False, None, True); observed {got}")
+
     def test_detach_keeps_dtype_and_drops_grad(self):
         a = t([0, 1])
         assert a.detach().dtype == torch.int64

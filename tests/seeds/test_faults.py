@@ -15,6 +15,7 @@ _setitem = torch.Tensor.__setitem__
 _new_tensor = torch.Tensor.new_tensor
 _to = torch.Tensor.to
 _resize = torch.Tensor.resize_
+_clone = torch.Tensor.clone
 
 
 def detach_copying_grad(self):
@@ -85,6 +86,12 @@ def resize_unchecked_without_grad_mode(self, *size, **kwargs):
         return _resize(self, *size, **kwargs)
 
 
+def clone_recorded_in_every_mode(self, *args, **kwargs):
+    """clone() that records its history whatever the grad mode, no_grad included."""
+    with torch.enable_grad():
+        return _clone(self, *args, **kwargs)
+
+
 def patched(name, fn):
     return lambda: mock.patch.object(torch.Tensor, name, fn)
 
@@ -125,6 +132,8 @@ FAULTS = {
         patched("new_tensor", new_tensor_after_the_data), lambda: DTYPE("meta")),
     "elements 8 bytes apart (001: addresses)": (
         lambda: default_dtype(torch.float64), lambda: A001.test_detach_shares_every_element_address()),
+    "clone records its history under no_grad (001: clone keeps the history)": (
+        patched("clone", clone_recorded_in_every_mode), lambda: A001.test_under_no_grad_a_clone_keeps_no_history()),
     "in-place on a leaf goes through in grad mode (001: refused)": (
         patched("__setitem__", setitem_unrecorded),
         lambda: A001.test_in_place_on_a_leaf_that_requires_grad_is_refused()),
