@@ -61,7 +61,9 @@ class _Writer:
     def value(self, v, name: str) -> str:
         if isinstance(v, (tuple, list)) and type(v) in (tuple, list):
             items = [self.value(x, f"{name}_{i}") for i, x in enumerate(v)]
-            return ("(" + "".join(t + ", " for t in items) + ")") if isinstance(v, tuple) else "[" + ", ".join(items) + "]"
+            if isinstance(v, tuple):
+                return "(" + "".join(t + ", " for t in items) + ")"
+            return "[" + ", ".join(items) + "]"
         if type(v) is dict:
             return "{" + ", ".join(f"{k!r}: {self.value(x, f'{name}_{i}')}" for i, (k, x) in enumerate(v.items())) + "}"
         if isinstance(v, torch.Tensor):

@@ -58,8 +58,8 @@ def _code(obj, name: str | None) -> tuple[list[str], str]:
             head = qualname.split(".")[0]
             return [f"from {module} import {head}", *([f"{name} = {qualname}"] if name and qualname != name
                                                       else [])], ""
-    if "<lambda>" in qualname or getattr(getattr(obj, "__code__", None), "co_freevars", ()):
-        what = "a lambda" if "<lambda>" in qualname else "a closure"
+    if inspect.ismethod(obj) or "<lambda>" in qualname or getattr(getattr(obj, "__code__", None), "co_freevars", ()):
+        what = "a bound method" if inspect.ismethod(obj) else "a lambda" if "<lambda>" in qualname else "a closure"
         why = f"{qualname} is {what}: neither imported nor pasted; define `{name or qualname}` here"
         return [f"# {why}"], why
     try:
@@ -89,7 +89,8 @@ def build(target: Target, captured, execution: str, differences: list, grad_enab
              if target.is_module else "")
     leaves = "[(n, named[n]) for n in LEAVES] + [(n, t) for n, t in named.items() if n.startswith('self.')" \
              " and t.requires_grad]"
-    opaque = [f"    {name} = None  # a {type(value).__name__}: build it here" for name, value in captured.opaque.items()]
+    opaque = [f"    {name} = None  # a {type(value).__name__}: build it here"
+              for name, value in captured.opaque.items()]
     names = [t.name for t in captured.tensors]
     body = f'''
 def inputs():
@@ -120,7 +121,8 @@ for side in SIDES:
         print(side, "raised", repr(exc))
     else:
         flat = torch.utils._pytree.tree_leaves(result)
-        outputs = [("out", result)] if isinstance(result, torch.Tensor) else [(f"out{{i}}", t) for i, t in enumerate(flat)]
+        outputs = [(f"out{{i}}", t) for i, t in enumerate(flat)]
+        outputs = [("out", result)] if isinstance(result, torch.Tensor) else outputs
         lines = observe(outputs, named, before)
 {textwrap.indent(chr(10).join(script.next_step(differences)), " " * 8)}
     for line in lines:
