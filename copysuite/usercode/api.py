@@ -22,11 +22,11 @@ def compare(fn, *args, executions=DEFAULT_EXECUTIONS, **kwargs) -> Comparison:
     copysuite.run.executions: compile.eager, compile.aot_eager, compile.inductor, their .dynamic forms,
     functionalize, export), each side on fresh copies of the inputs, in the caller's grad mode; return the
     differences with their verdicts. `.check()` on the result raises where one is new."""
+    if isinstance(executions, str):
+        raise TypeError("executions is a list of names, e.g. ['compile.aot_eager']")
     unknown = [e for e in executions if e not in EXECUTORS or e == "eager"]
     if unknown:
         raise ValueError(f"unknown execution {unknown}: one of {', '.join(e for e in EXECUTORS if e != 'eager')}")
-    if isinstance(executions, str):
-        raise TypeError("executions is a list of names, e.g. ['compile.aot_eager']")
     target = sides.Target(fn)
     captured = inputs.capture(args, kwargs)
     grad_enabled = torch.is_grad_enabled()
