@@ -33,7 +33,7 @@ def compare(fn, *args, executions=DEFAULT_EXECUTIONS, **kwargs) -> Comparison:
     skipped = {e: EXECUTORS[e].skip_reason() for e in executions if EXECUTORS[e].skip_reason()}
     ran = tuple(e for e in executions if e not in skipped)
     differences, scripts, limits = [], {}, []
-    with warnings.catch_warnings(), sides.caches_off():
+    with warnings.catch_warnings(), sides.caches_off(), sides.quiet():
         warnings.simplefilter("ignore")
         eager = sides.observe(sides.Caller(target, captured, "eager", grad_enabled))
         for execution in ran:

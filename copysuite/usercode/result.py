@@ -21,9 +21,9 @@ class Difference:
     def line(self) -> str:
         why = {NEW: "NEW", "known": f"known: {', '.join(self.names)}",
                "by design": f"by design: {', '.join(self.names)}"}[self.verdict]
-        more = f" and {len(self.candidates) - 3} more" if len(self.candidates) > 3 else ""
-        hint = (f" (would be known if the function ran the ops of: {'; '.join(self.candidates[:3])}{more})"
-                if self.candidates else "")
+        names = ", ".join(c.split(" (")[0] for c in self.candidates[:6])
+        more = f" and {len(self.candidates) - 6} more" if len(self.candidates) > 6 else ""
+        hint = f" (known if the function runs the ops of a record: {names}{more})" if self.candidates else ""
         return f"{self.field}: eager {self.eager!r}, {self.execution} {self.value!r}  [{why}]{hint}"
 
 
