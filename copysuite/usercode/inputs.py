@@ -75,7 +75,11 @@ class _Writer:
 
     def tensor(self, t: torch.Tensor, name: str, argument: bool) -> str:
         if id(t) in self.names:
-            return self.names[id(t)]
+            name = self.names[id(t)]
+            if argument:   # the same tensor passed twice: aliased inputs, as the fuzzer's `b = a`
+                self.tensors = [Rebuilt(r.name, r.alias or f"{name} (passed again)") if r.name == name else r
+                                for r in self.tensors]
+            return name
         self.keep.append(t)
         if type(t) not in (torch.Tensor, torch.nn.Parameter) or t.layout != torch.strided:
             self.opaque[name] = t

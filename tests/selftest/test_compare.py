@@ -128,3 +128,18 @@ def test_import_copysuite_imports_no_torch():
     code = "import sys, copysuite; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
     assert copysuite.compare is compare
+
+
+def test_what_no_text_rebuilds_is_copied_per_side_and_named_in_the_reproduction():
+    from copysuite.usercode import reproduction
+    from copysuite.usercode.sides import Target
+
+    marker = object.__new__(type("Marker", (), {}))
+    x = torch.arange(2.0)
+    captured = capture((x, {"pair": [x, 3]}, marker), {"scale": 2.0})
+    args, kwargs, _ = captured.build()
+    assert args[1]["pair"][0] is args[0] and args[1]["pair"][1] == 3 and kwargs == {"scale": 2.0}
+    assert type(args[2]).__name__ == "Marker" and args[2] is not marker
+    assert [r.alias for r in captured.tensors] == ["arg0 (passed again)"]
+    _, limits = reproduction.build(Target(lambda t: t), captured, EXECUTION, [], True)
+    assert any("lambda" in limit for limit in limits) and any("Marker" in limit for limit in limits)
