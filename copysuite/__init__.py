@@ -10,6 +10,16 @@
     report/    outcome files -> the upgrade gate, the matrix across releases, the change log (no torch needed)
 
 plugin/ is the pytest side (options, profiles, the test per cell), speed/ what makes a run fast apart from what it
-checks, and `python -m copysuite` the command line (__main__.py). spec/, plan/cell_id.py, outcome/format.py and
+checks, and `python -m copysuite` the command line (__main__.py). usercode/ is `copysuite.compare`, the fuzzer's
+comparison applied to a caller's own function or module (imported only when asked for). spec/, plan/cell_id.py, outcome/format.py and
 report/ import no torch.
 """
+
+
+def __getattr__(name: str):
+    """`copysuite.compare` (copysuite.usercode.api), imported when first asked for: `import copysuite` imports no
+    torch, which the report tools rely on."""
+    if name == "compare":
+        from copysuite.usercode.api import compare
+        return compare
+    raise AttributeError(f"module 'copysuite' has no attribute {name!r}")
