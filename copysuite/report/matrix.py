@@ -171,7 +171,8 @@ def markdown(runs, machine, generated, surface=()) -> str:
         "# Conformance matrix", "",
         f"Generated {generated} by `python -m copysuite matrix` on {machine}, from "
         f"{len(runs)} runs (Hypothesis profile: {', '.join(sorted({d.get('hypothesis_profile', '?') for d in runs}))}).",
-        "Regenerate: `tools/matrix.sh` (runs the tox matrix, then this report).", "",
+        "Regenerate: `tools/matrix.sh` (every release under every execution at one commit, then this report; "
+        "docs/using.md).", "",
         "✓ held · ✗ failed: new, no record explains it · ⚠ diverged: a record of specs/known/ explains it (cells a "
         "run failed before its record was written are re-judged with today's specs and registry) · – skipped (the "
         "reason is in the HTML page's tooltips and in the run's JSON) · blank: not planned (checks that read or write "

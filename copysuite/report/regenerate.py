@@ -70,7 +70,8 @@ def session(python: Path, execution: str, out: Path, workers: str, whole: bool, 
 
 
 def run_release(env, python, executions, folder: Path, args) -> list:
-    """Every execution of one release into folder, compressed; the sessions' records."""
+    """Every execution of one release into folder (staged: it becomes OUT/<env>), compressed; the sessions'
+    records, which name the folder the files end in."""
     steps = []
     for execution in executions:
         out = folder / f"{execution}.json"
@@ -78,7 +79,8 @@ def run_release(env, python, executions, folder: Path, args) -> list:
         print(f"=== {env} {execution}: {' '.join(argv)}", flush=True)
         start = time.monotonic()
         code = subprocess.run(argv, cwd=ROOT, env={**os.environ, "HYPOTHESIS_PROFILE": args.profile}).returncode
-        record = {"name": execution, "command": " ".join(argv[1:]), "seconds": round(time.monotonic() - start, 1),
+        shown = " ".join(argv[1:]).replace(str(folder), str(Path(args.out) / env))
+        record = {"name": execution, "command": shown, "seconds": round(time.monotonic() - start, 1),
                   "exit": code, "load": round(os.getloadavg()[0], 2), "wrote": out.is_file()}
         if out.is_file():   # outcome JSON is mostly repeated keys: about a tenth of its size compressed
             (folder / f"{out.name}.gz").write_bytes(gzip.compress(out.read_bytes(), mtime=0))
@@ -102,6 +104,13 @@ def sidecar(folder: Path, env: str, run: str, revision, steps: list) -> None:
         "steps": steps})
 
 
+def staging(out: Path, env: str) -> Path:
+    """A new folder beside the release's (one rename replaces it; hidden, so no page reads it half-written)."""
+    staged = Path(tempfile.mkdtemp(prefix=f".{env}-", dir=out))
+    staged.chmod(0o755)   # mkdtemp's 0700 would become the release folder's
+    return staged
+
+
 def replace(staged: Path, target: Path) -> None:
     """The release's new folder in place of its old one, whole: nothing of the old run stays beside the new."""
     if target.exists():
@@ -120,7 +129,7 @@ def collect(folders, out: Path) -> list:
     if len(commits) > 1:
         raise SystemExit(f"the jobs ran at different commits: {sorted(map(str, commits))}")
     for env, found in sorted(by_env.items()):
-        staged = Path(tempfile.mkdtemp(prefix=f".{env}-", dir=out))
+        staged = staging(out, env)
         sides = [source.read(r) for r in found]
         for release in found:
             for f in release.glob("*.json.gz"):
@@ -178,7 +187,7 @@ def main(argv=None) -> int:
         run = os.environ.get("COPYSUITE_RUN") or (
             f"matrix-{(revision or 'unknown')[:7]}-{datetime.now(timezone.utc):%Y-%m-%d}")
         for env in args.env:
-            staged = Path(tempfile.mkdtemp(prefix=f".{env}-", dir=out))   # beside its target: one rename
+            staged = staging(out, env)
             try:
                 steps = run_release(env, interpreter(env, args.python), executions, staged, args)
                 sidecar(staged, env, run, revision and revision[:7], steps)
