@@ -4,6 +4,7 @@ run's sidecar, a second regeneration replacing the release's folder instead of m
 scheduled workflow assembled into one folder per release."""
 import gzip
 import json
+import subprocess
 import sys
 
 import pytest
@@ -76,3 +77,9 @@ def test_the_jobs_of_the_workflow_are_assembled_into_one_folder_per_release(tmp_
     with pytest.raises(SystemExit, match="different commits"):
         regenerate.main(["--collect", *(str(p) for p in (tmp_path / "jobs").iterdir()), "--out", str(out),
                          "--no-report"])
+
+
+def test_the_regeneration_imports_no_torch():
+    """It drives the releases' interpreters and never needs torch itself (it runs in the project's .venv)."""
+    code = "import sys; sys.modules['torch'] = None; from copysuite.report import regenerate; regenerate.options([])"
+    assert subprocess.run([sys.executable, "-c", code], cwd=regenerate.ROOT).returncode == 0
