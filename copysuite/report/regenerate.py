@@ -85,7 +85,9 @@ def run_release(env, python, executions, folder: Path, args) -> list:
         if out.is_file():   # outcome JSON is mostly repeated keys: about a tenth of its size compressed
             (folder / f"{out.name}.gz").write_bytes(gzip.compress(out.read_bytes(), mtime=0))
             out.unlink()
-        if code not in (0, 1):   # 1: failed cells, which are results; anything else cut the session short
+        # 1: failed cells; 5: no cell could run here (an execution a release lacks), each skipped in the file with its
+        # reason; both are results. Anything else cut the session short
+        if code not in (0, 1, 5):
             record["partial"] = f"pytest exit {code}" + ("" if record["wrote"] else " before writing its results")
         steps.append(record)
         print(f"=== {env} {execution}: exit {code}, {record['seconds']} s, load {record['load']}", flush=True)
