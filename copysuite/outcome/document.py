@@ -2,6 +2,7 @@
 devices, dtypes, the spec set that judged the run, the session's totals and every cell's outcome."""
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import subprocess
@@ -34,6 +35,8 @@ def spec_revision(spec_dir) -> dict | None:
 CHECKOUT = Path(__file__).resolve().parents[2]   # the checkout's root where the package runs from one
 
 
+# once a process: a warm process that runs many sessions of one checkout (the fault campaign) asks git once
+@functools.cache
 def checkout_revision() -> dict | None:
     """The commit of the suite's own checkout, and whether its tracked files other than the outputs (results/,
     docs/reports/) differ from it: a matrix regenerated at one commit says so in every file. COPYSUITE_COMMIT names
@@ -54,6 +57,7 @@ def checkout_revision() -> dict | None:
         return None
 
 
+@functools.cache
 def machine() -> str:
     """What ran the session, as the matrix names a column's machine: the GPU where torch sees one, else the
     processor; and the cores (`NVIDIA H200, 16 cores`, `AMD EPYC 7B13 (x86_64 Linux), 2 cores`)."""
@@ -105,7 +109,8 @@ def document(recorder, stats) -> dict:
         "format": FORMAT,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "torch": torch.__version__, "numpy": np.__version__, "python": platform.python_version(),
-        "platform": platform.platform(), "machine": machine(), "checkout": checkout_revision(),
+        "platform": platform.platform(), "machine": machine(),
+        "checkout": dict(checkout_revision() or {}) or None,   # a copy: the cached one stays as git said
         "hypothesis_profile": settings.get_current_profile_name(),
         "devices": {d: device_skip_reason(d) or "available" for d in DEVICES},
         "dtypes_available": list(available_dtypes()), "dtypes_unavailable": list(unavailable_dtypes()),
