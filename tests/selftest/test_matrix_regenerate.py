@@ -83,3 +83,15 @@ def test_the_regeneration_imports_no_torch():
     """It drives the releases' interpreters and never needs torch itself (it runs in the project's .venv)."""
     code = "import sys; sys.modules['torch'] = None; from copysuite.report import regenerate; regenerate.options([])"
     assert subprocess.run([sys.executable, "-c", code], cwd=regenerate.ROOT).returncode == 0
+
+
+def test_the_scheduled_workflow_runs_every_release_under_every_execution():
+    """.github/workflows/matrix.yml names its jobs' releases and executions itself: they must stay tox's label `full`
+    and every execution, or the workflow's page would lack columns without saying so."""
+    import yaml
+    from copysuite.strategies.space import EXECUTIONS
+
+    workflow = yaml.safe_load((regenerate.ROOT / ".github" / "workflows" / "matrix.yml").read_text())
+    axes = workflow["jobs"]["cpu"]["strategy"]["matrix"]
+    assert axes["env"] == regenerate.full_label(regenerate.ROOT / "tox.ini")
+    assert tuple(axes["execution"]) == EXECUTIONS
