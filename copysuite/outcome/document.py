@@ -2,9 +2,12 @@
 devices, dtypes, the spec set that judged the run, the session's totals and every cell's outcome."""
 from __future__ import annotations
 
+import functools
+import os
 import platform
 import subprocess
 from datetime import datetime, timezone
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -27,6 +30,48 @@ def spec_revision(spec_dir) -> dict | None:
                 "modified": bool(git("status", "--porcelain", "--", "."))}
     except (OSError, subprocess.SubprocessError):
         return None
+
+
+CHECKOUT = Path(__file__).resolve().parents[2]   # the checkout's root where the package runs from one
+
+
+# once a process: a warm process that runs many sessions of one checkout (the fault campaign) asks git once
+@functools.cache
+def checkout_revision() -> dict | None:
+    """The commit of the suite's own checkout, and whether its tracked files other than the outputs (results/,
+    docs/reports/) differ from it: a matrix regenerated at one commit says so in every file. COPYSUITE_COMMIT names
+    the commit where the checkout was copied without its .git (a GPU machine); None for an installed package."""
+    named = os.environ.get("COPYSUITE_COMMIT")
+    if named:
+        return {"commit": named, "modified": None}
+    def git(*args):
+        return subprocess.run(["git", "-C", str(CHECKOUT), *args], capture_output=True, text=True, timeout=30,
+                              check=True).stdout.strip()
+    try:
+        if Path(git("rev-parse", "--show-toplevel")).resolve() != CHECKOUT:
+            return None   # a package installed into a virtual environment that lives inside some git checkout
+        return {"commit": git("rev-parse", "HEAD"),
+                "modified": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                                     ":(exclude)results", ":(exclude)docs/reports"))}
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+@functools.cache
+def machine() -> str:
+    """What ran the session, as the matrix names a column's machine: the GPU where torch sees one, else the
+    processor; and the cores (`NVIDIA H200, 16 cores`, `AMD EPYC 7B13 (x86_64 Linux), 2 cores`)."""
+    name = f"{platform.machine()} {platform.system()}"
+    try:
+        model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                      if line.startswith("model name")), None)
+    except OSError:
+        model = None
+    if model:
+        name = f"{model} ({name})"
+    if device_skip_reason("cuda") is None:
+        name = torch.cuda.get_device_name(0)
+    return f"{name}, {os.cpu_count()} cores"
 
 
 _SPEC_SECTIONS: dict = {}
@@ -64,7 +109,8 @@ def document(recorder, stats) -> dict:
         "format": FORMAT,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "torch": torch.__version__, "numpy": np.__version__, "python": platform.python_version(),
-        "platform": platform.platform(),
+        "platform": platform.platform(), "machine": machine(),
+        "checkout": dict(checkout_revision() or {}) or None,   # a copy: the cached one stays as git said
         "hypothesis_profile": settings.get_current_profile_name(),
         "devices": {d: device_skip_reason(d) or "available" for d in DEVICES},
         "dtypes_available": list(available_dtypes()), "dtypes_unavailable": list(unavailable_dtypes()),

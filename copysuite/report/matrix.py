@@ -20,7 +20,7 @@ from packaging.version import Version
 
 from copysuite.gpu import source
 from copysuite.outcome import format as outcome_format
-from copysuite.report import rejudge, surface_table
+from copysuite.report import provenance, rejudge, surface_table
 from copysuite.strategies.space import DEVICES, EXECUTIONS
 
 SYMBOL = {"passed": "✓", "failed": "✗", "skipped": "–", "diverged": "⚠"}
@@ -47,7 +47,8 @@ def load_runs(paths, judge=None):
             continue  # another JSON file in the directory (an older format, a benchmark)
         doc = judge.rejudge(doc)[0]
         doc["_file"] = str(f)
-        doc["_source"] = source.describe(f, doc, source.read(f.parent))
+        sidecar = source.read(f.parent)
+        doc["_source"] = provenance.origin(doc, source.describe(f, doc, sidecar), sidecar)
         docs.append(doc)
     majors = {}
     for doc in docs:
@@ -58,14 +59,15 @@ def load_runs(paths, judge=None):
     for doc in sorted(docs, key=lambda d: d["created"]):
         # runs of the same torch build merge, cell by cell, a later one winning (an eager run and a compiled one),
         # except where the later run lacked the device: its "no CUDA device" skip does not erase a judged cell
-        merged = by_label.setdefault(run_label(doc), {**doc, "cells": [], "_runs": 0, "_origin": {}})
+        merged = by_label.setdefault(run_label(doc), {**doc, "cells": [], "_runs": 0, "_origin": {}, "_sessions": []})
         cells, origin = {c["id"]: c for c in merged["cells"]}, dict(merged["_origin"])
         for c in doc["cells"]:
             if c["id"] in cells and c["outcome"] == "skipped" and not available(doc, c["device"]):
                 continue
             cells[c["id"]], origin[c["id"]] = c, doc["_source"]
         by_label[run_label(doc)] = {**merged, **{k: v for k, v in doc.items() if k != "cells"},
-                                    "cells": list(cells.values()), "_runs": merged["_runs"] + 1, "_origin": origin}
+                                    "cells": list(cells.values()), "_runs": merged["_runs"] + 1, "_origin": origin,
+                                    "_sessions": [*merged["_sessions"], (doc["_source"], doc.get("session"))]}
     return sorted(by_label.values(), key=lambda d: (Version(d["torch"]), numpy_major(d)))
 
 
@@ -81,6 +83,11 @@ def sources(doc, where) -> list:
             s = doc["_origin"][c["id"]]
             found.setdefault((s["machine"], s["run"] or "", s["file"]), s)
     return [found[k] for k in sorted(found)]
+
+
+def column_marks(runs, cols) -> dict:
+    """{(run index, place): reasons} for the columns not wholly of the newest file's commit and spec set."""
+    return provenance.marks({(i, where): sources(runs[i], where) for i, where in cols})
 
 
 def partial(doc, where) -> str:
@@ -157,40 +164,43 @@ def markdown(runs, machine, generated, surface=()) -> str:
     """The matrix as Markdown; surface: the releases' operator-surface reports (copysuite.report.surface_table)."""
     cols = columns(runs)
     rows, cells = table(runs)
-    tot = totals(cols, cells)
-    head = [f"{release(runs[i])} {d}" + (" (partial)" if partial(runs[i], d) else "") for i, d in cols]
+    tot, mixed = totals(cols, cells), column_marks(runs, cols)
+    head = [f"{release(runs[i])} {d}" + (" (partial)" if partial(runs[i], d) else "") +
+            (" ⚠ other commit or spec set" if (i, d) in mixed else "") for i, d in cols]
     lines = [
         "# Conformance matrix", "",
         f"Generated {generated} by `python -m copysuite matrix` on {machine}, from "
         f"{len(runs)} runs (Hypothesis profile: {', '.join(sorted({d.get('hypothesis_profile', '?') for d in runs}))}).",
-        "Regenerate: `tools/matrix.sh` (runs the tox matrix, then this report).", "",
+        "Regenerate: `tools/matrix.sh` (every release under every execution at one commit, then this report; "
+        "docs/using.md).", "",
         "✓ held · ✗ failed: new, no record explains it · ⚠ diverged: a record of specs/known/ explains it (cells a "
         "run failed before its record was written are re-judged with today's specs and registry) · – skipped (the "
         "reason is in the HTML page's tooltips and in the run's JSON) · blank: not planned (checks that read or write "
         "values are not judged on meta tensors)", "",
     ]
+    if mixed:   # before anything is read off the page: its columns are not comparable as they stand
+        lines += [f"## {provenance.HEADING} ({len(mixed)} of {len(cols)})", "", provenance.WARNING + " " +
+                  provenance.reference_line({(i, d): sources(runs[i], d) for i, d in cols}), "",
+                  "| column | why |", "|---|---|"]
+        lines += [f"| {release(runs[i])} {d} | {'; '.join(why)} |" for (i, d), why in mixed.items()] + [""]
     lines += failed_section(runs)
     lines += [
         "## Runs", "",
-        "| torch | python | numpy | conformance held / failed / skipped | re-judged diverged | "
+        "| torch | python | numpy | commit | conformance held / failed / skipped | re-judged diverged | "
         "whole suite passed / failed / skipped / xfailed |",
-        "|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|",
     ]
     for doc in runs:
         c = Counter(r["outcome"] for r in doc["cells"])
-        s = doc.get("session", {})
-        whole = (f"{s.get('passed', '?')} / {s.get('failed', '?')} / {s.get('skipped', '?')} / {s.get('xfailed', '?')}"
-                 if s else "not recorded")
-        if doc.get("_runs", 1) > 1:   # one session's totals would describe only the last of the merged runs
-            whole = f"{doc['_runs']} runs merged (no one session ran them all)"
         again = sum(1 for r in doc["cells"] if r.get("rejudged"))
-        lines.append(f"| {doc['torch']} | {doc['python']} | {doc['numpy']} | "
-                     f"{c['passed']} / {c['failed']} / {c['skipped']} | {again} | {whole} |")
+        commits = ", ".join(sorted({provenance.short(o["commit"]) for o, _ in doc.get("_sessions", [])}))
+        lines.append(f"| {doc['torch']} | {doc['python']} | {doc['numpy']} | {commits} | "
+                     f"{c['passed']} / {c['failed']} / {c['skipped']} | {again} | {whole_suite(doc)} |")
     notes = device_notes(runs, cols)
     if notes:
         lines += ["", "Devices with nothing run: " + " · ".join(sorted(set(n.split(": ", 1)[1] for n in notes)))]
-    lines += ["", "## Where the columns come from", "", "| release | machine | run | columns | files |",
-              "|---|---|---|---|---|"]
+    lines += ["", "## Where the columns come from", "",
+              "| release | machine | run | commit | spec set | columns | files | |", "|---|---|---|---|---|---|---|---|"]
     lines += [" | ".join(["", *row, ""]).strip() for row in origins(runs, cols)]
     if surface:
         lines += ["", "## Operator surface per release", "", surface_table.INTRO, ""] + surface_table.markdown(surface)
@@ -202,6 +212,21 @@ def markdown(runs, machine, generated, surface=()) -> str:
     lines += _md_rows(varying, cols, cells, head) if varying else ["None: every row has one outcome in every column."]
     lines += ["", f"## All rows ({len(rows)})", ""] + _md_rows(rows, cols, cells, head)
     return "\n".join(lines) + "\n"
+
+
+def whole_suite(doc) -> str:
+    """pytest's totals over every test: one session's; the sum where the sessions of one regenerated run (one
+    sidecar run name, one per execution) were merged; else none, as no one session ran the merged runs."""
+    sessions = doc.get("_sessions") or [({"run": None}, doc.get("session"))]
+    if len(sessions) > 1 and (len({o["run"] for o, _ in sessions}) > 1 or not sessions[0][0]["run"]):
+        return f"{len(sessions)} runs merged (no one session ran them all)"
+    if any(s is None for _, s in sessions):
+        return "not recorded"
+    total = Counter()
+    for _, s in sessions:
+        total.update({k: s[k] for k in ("passed", "failed", "skipped", "xfailed")})
+    parts = " / ".join(str(total[k]) for k in ("passed", "failed", "skipped", "xfailed"))
+    return parts + (f" ({len(sessions)} sessions of run {sessions[0][0]['run']})" if len(sessions) > 1 else "")
 
 
 def failed_section(runs) -> list:
@@ -222,19 +247,26 @@ def failed_section(runs) -> list:
 
 
 def origins(runs, cols):
-    """[release, machine, run, columns, files] per machine and run that judged columns; a partial column says why."""
-    groups = {}
-    for i, where in cols:
-        for s in sources(runs[i], where):
-            g = groups.setdefault((release(runs[i]), s["machine"], s["run"] or "-"), ({}, set()))
+    """[release, machine, run, commit, spec set, columns, files, mark] per machine, run, commit and spec set that
+    judged columns; a partial column says why; mark: why these files are not of the newest file's commit and spec
+    set (copysuite.report.provenance), '' where they are."""
+    per_column = {(i, where): sources(runs[i], where) for i, where in cols}
+    ref, groups = provenance.newest(o for found in per_column.values() for o in found), {}
+    for (i, where), found in per_column.items():
+        for s in found:
+            key = (release(runs[i]), s["machine"], s["run"] or "-", provenance.short(s["commit"]),
+                   provenance.short_digest(s["digest"]))
+            g = groups.setdefault(key, ({}, set(), {}))
             g[0][where] = partial(runs[i], where)
             g[1].add(s["file"])
+            g[2].update(dict.fromkeys(provenance.mismatch(s, ref)))
     out = []
-    for (rel, machine, run), (columns_, files) in groups.items():
+    for key, (columns_, files, mismatched) in groups.items():
         shown = ", ".join(f"{w} (partial: {why})" if why else w for w, why in columns_.items())
         names = sorted(files)
         listed = ", ".join(names[:3]) + (f", ... ({len(names)} files)" if len(names) > 3 else "")
-        out.append([rel, machine, run, shown, listed])
+        why = provenance.explain(mismatched, ref)
+        out.append([*key, shown, listed, "⚠ " + "; ".join(why) if why else ""])
     return out
 
 

@@ -1,5 +1,7 @@
-"""`python -m copysuite matrix OUTCOMES... --markdown M --html H [--screenshot PNG] [--surface DIR]`: the conformance matrix across
-runs, as Markdown (copysuite.report.matrix) and as one self-contained HTML page (copysuite.report.matrix_page)."""
+"""`python -m copysuite matrix OUTCOMES... --markdown M --html H [--screenshot PNG] [--surface DIR] [--strict]`: the
+conformance matrix across runs, as Markdown (copysuite.report.matrix) and as one self-contained HTML page
+(copysuite.report.matrix_page). `--strict` exits 1 when a column is not of the newest run's commit and spec set
+(copysuite.report.provenance), after writing the page that marks it."""
 from __future__ import annotations
 
 import argparse
@@ -25,6 +27,8 @@ def main(argv=None) -> int:
                                          f"{os.cpu_count()} cores")
     ap.add_argument("--surface", metavar="DIR", help="also show the operator surface per release, from the "
                     "reports of `python -m copysuite surface --json` in DIR (torch-VERSION.json)")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when columns come from different commits or spec "
+                    "sets (or from an unrecorded commit, or uncommitted changes): a page of one regeneration")
     args = ap.parse_args(argv)
     if args.screenshot and not args.html:
         ap.error("--screenshot takes a picture of the --html page: give --html too")
@@ -50,7 +54,12 @@ def main(argv=None) -> int:
         print(f"wrote {args.screenshot}")
     failed = sum(r["outcome"] == "failed" for d in runs for r in d["cells"])
     print(f"{len(runs)} runs: " + ", ".join(d["torch"] for d in runs) + f"; {failed} failed cells")
-    return 0
+    mixed = matrix.column_marks(runs, matrix.columns(runs))
+    if mixed:
+        print(f"{len(mixed)} columns not of the newest run's commit and spec set:", file=sys.stderr)
+        for (i, where), why in mixed.items():
+            print(f"  {matrix.release(runs[i])} {where}: {'; '.join(why)}", file=sys.stderr)
+    return 1 if args.strict and mixed else 0
 
 
 if __name__ == "__main__":

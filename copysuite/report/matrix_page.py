@@ -22,8 +22,9 @@ from pathlib import Path
 from packaging.version import Version
 
 from copysuite.outcome import format as outcome_format
-from copysuite.report import surface_table
-from copysuite.report.matrix import SYMBOL, WORD, columns, device_notes, origins, partial, release, table
+from copysuite.report import provenance, surface_table
+from copysuite.report.matrix import (SYMBOL, WORD, column_marks, columns, device_notes, origins, partial, release,
+                                     sources, table)
 
 esc = html.escape
 LETTER = {"passed": "p", "failed": "f", "diverged": "d", "skipped": "s"}
@@ -35,16 +36,18 @@ td { text-align: center; } th.row, td.row { text-align: left; font-weight: norma
 td.p { background: #d9f2d9; } td.f { background: #f7c6c6; font-weight: bold; }
 td.s { background: #eee; color: #777; } td.d { background: #fde9b0; }
 thead th { position: sticky; top: 0; background: #fff; } details { margin: .2em 0; } summary { cursor: pointer; }
+.mixed { color: #a00; } td.mixed { font-weight: bold; background: #fde0e0; }
 .why { font-size: 12px; color: #444; text-align: left; min-width: 36em; } fieldset { display: inline-block; margin: 0 1em .5em 0; }
 """
 
 
 def _columns(runs, cols):
     """Each column's release, device and execution (the filters read them) and its header label (HTML)."""
-    out = []
+    out, mixed = [], column_marks(runs, cols)
     for i, where in cols:
         device, _, execution = where.partition(" ")
         cut = "<br><b>partial</b>" if partial(runs[i], where) else ""
+        cut += "<br><b class='mixed'>⚠ other commit or spec set</b>" if (i, where) in mixed else ""
         out.append({"release": release(runs[i]), "device": device, "execution": execution or "eager",
                     "label": f"{esc(release(runs[i]))}<br>{esc(where)}{cut}"})
     return out
@@ -116,11 +119,25 @@ def _summary(runs) -> str:
 
 
 def _origins(runs, cols) -> str:
-    """The machine and run each column came from (copysuite.matrix.origins), as a table."""
-    body = "".join("<tr>" + "".join(f"<td class='row'>{esc(v)}</td>" for v in row) + "</tr>"
+    """The machine, run, commit and spec set each column came from (copysuite.matrix.origins), as a table; a row
+    not of the newest run's commit and spec set is marked."""
+    body = "".join("<tr>" + "".join(f"<td class='row'>{esc(v)}</td>" for v in row[:-1]) +
+                   (f"<td class='row mixed'>{esc(row[-1])}</td>" if row[-1] else "<td></td>") + "</tr>"
                    for row in origins(runs, cols))
-    return ("<table><thead><tr><th>release</th><th>machine</th><th>run</th><th>columns</th><th>files</th></tr>"
-            f"</thead><tbody>{body}</tbody></table>")
+    head = "".join(f"<th>{h}</th>" for h in ("release", "machine", "run", "commit", "spec set", "columns", "files", ""))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _mixed(runs, cols) -> str:
+    """The loud heading over columns not of the newest run's commit and spec set (copysuite.report.provenance)."""
+    mixed = column_marks(runs, cols)
+    if not mixed:
+        return ""
+    items = "".join(f"<li>{esc(release(runs[i]))} {esc(where)}: {esc('; '.join(why))}</li>"
+                    for (i, where), why in mixed.items())
+    ref = provenance.reference_line({(i, d): sources(runs[i], d) for i, d in cols})
+    return (f"<h2 class='mixed' id='mixed'>{esc(provenance.HEADING)} ({len(mixed)} of {len(cols)})</h2>\n"
+            f"<p>{esc(provenance.WARNING)} {esc(ref)}</p><ul>{items}</ul>\n")
 
 
 def _surface(surface) -> str:
@@ -158,9 +175,10 @@ def page(runs, machine, generated, surface=()) -> str:
 reason, the failure or the divergence. The boxes below the totals hide columns; the address keeps the choice
 (<code>#release={esc(example)}&amp;execution=eager</code>) for a link to that view.</p>
 <ul>{notes}</ul>
-<h2>Per release and execution</h2>
+{_mixed(runs, cols)}<h2>Per release and execution</h2>
 {_summary(runs)}
-<details><summary>Where the columns come from (machine, run, files; a partial column was cut short)</summary>
+<details{" open" if column_marks(runs, cols) else ""}><summary>Where the columns come from (machine, run, commit, spec set, files; a
+partial column was cut short; ⚠ marks a row not of the newest run's commit and spec set)</summary>
 {_origins(runs, cols)}</details>
 {_surface(surface)}<div>{_filters(runs, cols)}</div>
 <h2>Rows that differ between releases (<span id="by-release-count"></span>)</h2>
