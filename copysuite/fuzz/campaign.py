@@ -7,7 +7,7 @@ repeatable run's programs or searches until the run's time bound. The first work
 (a file created exclusively in the run's folder) and alone reduces it: no key is reduced twice. Each worker writes
 its report to that folder; the parent puts them together (copysuite.fuzz.merge.combine) with each worker's seed,
 programs and rate. A signal to the parent (SIGINT, SIGTERM) is passed to the workers, which stop and write what
-they have; a worker that wrote nothing is named in the report. The parent imports no torch.
+they have; a worker that wrote nothing is named in the report.
 """
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def worker(index: int, options: dict, folder: str) -> None:
 
     with stopper.handling(options["hard"]):
         try:
-            from copysuite.fuzz import search   # here, not in the parent: the parent imports no torch
+            from copysuite.fuzz import search   # torch, which a signal may stop importing
             report = search.search(options["execution"], seed=own, programs=share(options["programs"],
                                    options["workers"], index), caches=options["caches"],
                                    shrink_attempts=options["shrink_attempts"], progress=progress,
@@ -84,9 +84,10 @@ def worker(index: int, options: dict, folder: str) -> None:
 
 
 def run(execution: str, *, workers: int, seed: int = 0, programs: int | None = None, minutes: float | None = None,
-        caches: str = "off", shrink_attempts: int = 60, progress=None) -> dict:
-    """The run in `workers` processes; returns its report (the single-process format, with each worker's part)."""
-    start = time.monotonic()
+        caches: str = "off", shrink_attempts: int, progress=None, started: float | None = None) -> dict:
+    """The run in `workers` processes, its time bound `minutes` from `started` (time.monotonic(), by default now);
+    returns its report (the single-process format, with each worker's part)."""
+    start = time.monotonic() if started is None else started
     soft, hard = interrupt.bounds(start, minutes)
     options = {"execution": execution, "seed": seed, "programs": programs, "workers": workers, "caches": caches,
                "shrink_attempts": shrink_attempts, "soft": soft, "hard": hard}
@@ -136,6 +137,7 @@ def assemble(folder: str, processes: list, options: dict, reason: str | None, se
             report = json.load(f)
         reports.append(report)
         parts.append({"worker": index, "seed": report["seed"], "programs": report["counts"]["programs"],
+                      "counts": report["counts"],
                       "search_seconds": report["search_seconds"],
                       "programs_per_second": report["programs_per_second"], "interrupted": report["interrupted"],
                       "findings": len(report["findings"])})
@@ -161,4 +163,6 @@ def empty(options: dict) -> dict:
             "versions": f"torch {release}, python {platform.python_version()} ({sys.platform})", "torch": release,
             "counts": dict.fromkeys(merge.COUNTS, 0), "search_seconds": 0, "programs_per_second": None,
             "total_seconds": 0, "interrupted": None, "findings": [],
-            "statements_per_finding": merge.statements([])}
+            "statements_per_finding": merge.statements([]), "seed_derivation": SEED_DERIVATION, "workers": [],
+            "workers_without_report": [{"worker": i, "seed": worker_seed(options["seed"], i), "exitcode": None}
+                                       for i in range(options.get("workers", 1))]}

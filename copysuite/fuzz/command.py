@@ -16,6 +16,7 @@ SIGTERM writes its report with what it has, marked interrupted. `merge` puts the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -25,6 +26,7 @@ import time
 from copysuite.fuzz import campaign, interrupt, merge
 
 MAX_ATTEMPTS = 60   # copysuite.fuzz.shrink.MAX_ATTEMPTS, which imports torch
+CACHES = ("off", "on")   # copysuite.fuzz.differential.CACHES, likewise
 
 
 def search(execution: str, **options) -> dict:
@@ -34,23 +36,34 @@ def search(execution: str, **options) -> dict:
     return engine.search(execution, **options)
 
 
-def one_process(execution: str, *, minutes: float | None, **options) -> dict:
-    """The run in this process, stopped by SIGINT, SIGTERM or its time bound with its report still made."""
-    stopper = interrupt.Stopper()
-    soft, hard = interrupt.bounds(time.monotonic(), minutes)
-    with stopper.handling(hard):
+def one_process(execution: str, *, minutes: float | None, started: float | None = None, stopper=None,
+                **options) -> dict:
+    """The run in this process, stopped by SIGINT, SIGTERM or its time bound (`minutes` from `started`,
+    time.monotonic(), by default now) with its report still made. `stopper`: an interrupt.Stopper already
+    handling the signals (main's, from before torch was imported), or None for one of its own."""
+    own = stopper is None
+    stopper = interrupt.Stopper() if own else stopper
+    soft, hard = interrupt.bounds(time.monotonic() if started is None else started, minutes)
+    with stopper.handling() if own else contextlib.nullcontext():
+        stopper.arm(hard)
         try:
             report = search(execution, deadline=soft, stopper=stopper, **options)
-        except interrupt.Interrupted as stop:   # before the search began (torch still importing)
-            report = campaign.empty({"execution": execution, **options})
-            report["interrupted"] = str(stop)
+        except interrupt.Interrupted as stop:   # before the search began
+            report = stopped_report(execution, options, str(stop))
         interrupt.ignore()
     report.update({"seed_derivation": campaign.SEED_DERIVATION, "workers_without_report": [],
                    "workers": [{"worker": 0, "seed": report["seed"], "programs": report["counts"]["programs"],
-                                "search_seconds": report["search_seconds"],
+                                "counts": report["counts"], "search_seconds": report["search_seconds"],
                                 "programs_per_second": report["programs_per_second"],
                                 "interrupted": report["interrupted"], "findings": len(report["findings"])}],
                    "programs_per_second_per_worker": report["programs_per_second"]})
+    return report
+
+
+def stopped_report(execution: str, options: dict, reason: str) -> dict:
+    """The report of a run stopped before its search began."""
+    report = campaign.empty({"execution": execution, **options})
+    report.update({"interrupted": reason, "programs_per_second_per_worker": None})
     return report
 
 
@@ -94,13 +107,12 @@ def write(report: dict, path: str) -> None:
 
 
 def main(argv=None) -> int:
+    started = time.monotonic()   # the time bound counts importing torch too
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["merge"]:
         return merge.main(argv[1:])
-    from copysuite.fuzz.differential import CACHES
-    from copysuite.run.executions import EXECUTORS
     parser = argparse.ArgumentParser(prog="python -m copysuite fuzz", description=__doc__.splitlines()[0])
-    parser.add_argument("--execution", required=True, choices=[e for e in EXECUTORS if e != "eager"])
+    parser.add_argument("--execution", required=True, help="an execution of copysuite.run.executions but eager")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--programs", type=int, help="stop after this many programs (a repeatable run)")
     parser.add_argument("--minutes", type=float, help="stop the whole run, reduction included, after this many "
@@ -117,22 +129,35 @@ def main(argv=None) -> int:
         parser.error("give --programs N or --minutes M (or both)")
     if args.processes < 1:
         parser.error("-n takes 1 or more processes")
-    reason = EXECUTORS[args.execution].skip_reason("cpu")
-    if reason:
-        print(f"cannot fuzz: {reason}", file=sys.stderr)
-        return 2
-    load = os.getloadavg()[0]
     options = {"seed": args.seed, "programs": args.programs, "minutes": args.minutes, "caches": args.caches,
                "shrink_attempts": args.shrink_attempts,
                "progress": lambda line: print(line, file=sys.stderr, flush=True)}
-    if args.processes > 1:
-        report = campaign.run(args.execution, workers=args.processes, **options)
-    else:
-        report = one_process(args.execution, **options)
-    report["load_average"] = {"start": load, "end": os.getloadavg()[0], "cores": os.cpu_count()}
-    if args.json:
-        write(report, args.json)
-    print(summary(report))
+    load = os.getloadavg()[0]
+    stopper = interrupt.Stopper()
+    with stopper.handling():   # from here on a signal stops the run and its report is still written
+        try:
+            from copysuite.run.executions import EXECUTORS   # torch, which takes seconds to import
+            stopper.check()
+        except interrupt.Interrupted as stop:
+            report = stopped_report(args.execution, {**options, "workers": args.processes}, str(stop))
+        else:
+            if args.execution not in EXECUTORS or args.execution == "eager":
+                parser.error(f"--execution: one of {', '.join(e for e in EXECUTORS if e != 'eager')}")
+            reason = EXECUTORS[args.execution].skip_reason("cpu")
+            if reason:
+                print(f"cannot fuzz: {reason}", file=sys.stderr)
+                return 2
+            if args.processes > 1:
+                stopper.disarm()   # the parent only waits: campaign.run passes a signal on to the workers
+                report = campaign.run(args.execution, workers=args.processes, started=started, **options)
+                report["interrupted"] = report["interrupted"] or stopper.reason
+            else:
+                report = one_process(args.execution, started=started, stopper=stopper, **options)
+        interrupt.ignore()
+        report["load_average"] = {"start": load, "end": os.getloadavg()[0], "cores": os.cpu_count()}
+        if args.json:
+            write(report, args.json)
+        print(summary(report))
     if report["interrupted"] in ("SIGINT", "SIGTERM"):   # as the shell reports a process the signal ended
         return 128 + getattr(signal, report["interrupted"])
     new = [f for f in report["findings"] if f["status"] == "new"]

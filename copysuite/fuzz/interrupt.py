@@ -34,6 +34,11 @@ class Stopper:
         if self.reason is not None:
             raise Interrupted(self.reason)
 
+    def arm(self, hard_deadline: float | None) -> None:
+        """Cut the run at `hard_deadline` (time.monotonic()), if any."""
+        if hard_deadline is not None and self.reason is None:
+            signal.setitimer(signal.ITIMER_REAL, max(0.01, hard_deadline - time.monotonic()))
+
     def disarm(self) -> None:
         """No program runs any more: nothing is cut from here on (the report is being put together)."""
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -57,8 +62,7 @@ class Stopper:
         """Within: the signals ask the run to stop, and at `hard_deadline` (time.monotonic()) it is cut."""
         previous = {s: signal.signal(s, self._signal) for s in SIGNALS}
         previous[signal.SIGALRM] = signal.signal(signal.SIGALRM, self._alarm)
-        if hard_deadline is not None:
-            signal.setitimer(signal.ITIMER_REAL, max(0.01, hard_deadline - time.monotonic()))
+        self.arm(hard_deadline)
         try:
             yield self
         finally:
@@ -82,4 +86,4 @@ def bounds(start: float, minutes: float | None) -> tuple:
         return None, None
     total = 60 * minutes
     grace = min(MAX_GRACE, GRACE * total)
-    return start + total - grace, start + total - END
+    return start + total - grace, start + total - min(END, grace / 2)
