@@ -107,7 +107,8 @@ def run(execution: str, *, workers: int, seed: int = 0, programs: int | None = N
     previous = {s: signal.signal(s, forward) for s in interrupt.SIGNALS}
     try:
         for p in processes:
-            p.start()
+            if stopped["reason"] is None:   # a worker not started yet has nothing to report: the report says so
+                p.start()
         while any(p.is_alive() for p in processes):
             connection.wait([p.sentinel for p in processes if p.is_alive()], timeout=0.2)
             late = stopped["at"] is not None and time.monotonic() > stopped["at"] + STOP_SECONDS
