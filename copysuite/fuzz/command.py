@@ -30,8 +30,8 @@ CACHES = ("off", "on")   # copysuite.fuzz.differential.CACHES, likewise
 
 
 def search(execution: str, **options) -> dict:
-    """One process's search and reduction (copysuite.fuzz.search.search), imported when called: `fuzz merge` and
-    the parent of `-n N` need no torch."""
+    """One process's search and reduction (copysuite.fuzz.search.search), imported when called: `fuzz merge` needs
+    no torch, and main handles the signals before torch is imported."""
     from copysuite.fuzz import search as engine
     return engine.search(execution, **options)
 
