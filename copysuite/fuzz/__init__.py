@@ -5,5 +5,7 @@ operator classes the specs check one at a time (`vocabulary`, `generate`); each 
 execution (`differential`), and what a caller can observe of the call (`signature`) is compared. A difference that
 the model of what differs by design allows is dropped, one that a known record explains is known, any other is new
 (`model`); each is reduced to a minimal program with a standalone reproduction (`shrink`, `reproduction`) and
-reported once per root key (`command`).
+reported once per root key (`search`, one process; `campaign`, N processes and one report). `interrupt` stops a run
+at its time bound or on a signal with its report still written; `merge` puts reports together (no torch);
+`command` is `python -m copysuite fuzz`.
 """

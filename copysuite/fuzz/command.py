@@ -2,111 +2,94 @@
 
     python -m copysuite fuzz --execution compile.aot_eager --minutes 10 --seed 0 --json fuzz.json
     python -m copysuite fuzz --execution compile.inductor --programs 150 --seed 0 --require-known
+    python -m copysuite fuzz --execution functionalize --minutes 20 -n 2 --json fuzz.json
+    python -m copysuite fuzz merge REPORT... [--json OUT] [--markdown OUT]
 
 Hypothesis draws the programs from the seed (the same seed, the same programs in the same order: `--programs` makes a
 run repeatable, `--minutes` stops wherever the time ends). Every divergence is judged (copysuite.fuzz.model); the
 first program of each verdict key is reduced (copysuite.fuzz.shrink) and reported once per finding key, with its
-minimal program, expected (eager) vs observed, and a standalone reproduction. Exit status: 0, or 1 with
-`--require-known` when a finding is new.
+minimal program, expected (eager) vs observed, and a standalone reproduction. `--minutes` bounds the whole run, the
+reduction included; `-n N` runs N processes with one report (copysuite.fuzz.campaign); a run stopped by SIGINT or
+SIGTERM writes its report with what it has, marked interrupted. `merge` puts the reports of several runs together
+(copysuite.fuzz.merge). Exit status: 0, or 1 with `--require-known` when a finding is new.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
-import platform
+import signal
 import sys
-import tempfile
 import time
 
-import torch
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import seed as hypothesis_seed
+from copysuite.fuzz import campaign, interrupt, merge
 
-from copysuite.run.executions import EXECUTORS
-from copysuite.fuzz import differential, generate, reproduction, shrink
-
-PROGRESS_SECONDS = 10.0
+MAX_ATTEMPTS = 60   # copysuite.fuzz.shrink.MAX_ATTEMPTS, which imports torch
+CACHES = ("off", "on")   # copysuite.fuzz.differential.CACHES, likewise
 
 
-class _Done(Exception):
-    """The search has run its programs or its minutes."""
+def search(execution: str, **options) -> dict:
+    """One process's search and reduction (copysuite.fuzz.search.search), imported when called: `fuzz merge` needs
+    no torch, and main handles the signals before torch is imported."""
+    from copysuite.fuzz import search as engine
+    return engine.search(execution, **options)
 
 
-def search(execution: str, *, seed: int = 0, programs: int | None = None, minutes: float | None = None,
-           caches: str = "off", shrink_attempts: int = shrink.MAX_ATTEMPTS, progress=None) -> dict:
-    """Run the search; returns the report (plain data, as the JSON file holds it)."""
-    differential.configure(caches)
-    if caches == "on" and not os.environ.get("TORCHINDUCTOR_CACHE_DIR"):
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="copysuite-fuzz-cache-")
-    limit = programs if programs is not None else 10 ** 9
-    deadline = None if minutes is None else time.monotonic() + 60 * minutes
-    counts = {"programs": 0, "invalid": 0, "same": 0, "by_design": 0, "known": 0, "new": 0}
-    first = {}          # verdict key -> (program, verdict) of its first program
-    start = last = time.monotonic()
-
-    @hypothesis_seed(seed)
-    @settings(max_examples=limit, database=None, phases=[Phase.generate], deadline=None, derandomize=False,
-              suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
-    @given(generate.programs())
-    def one(program):
-        nonlocal last
-        if counts["programs"] >= limit or (deadline is not None and time.monotonic() > deadline):
-            raise _Done
-        counts["programs"] += 1
-        _, judged = shrink.verdict(program, execution, caches)
-        if judged is None:
-            counts["invalid"] += 1
-            return
-        counts[judged.status] += 1
-        if judged.status in ("known", "new"):
-            first.setdefault(judged.key, (program, judged))
-        if progress and time.monotonic() - last > PROGRESS_SECONDS:
-            last = time.monotonic()
-            rate = counts["programs"] / (last - start)
-            progress(f"{counts['programs']} programs, {rate:.1f}/s; diverged: {counts['known']} known, "
-                     f"{counts['new']} new ({len(first)} keys); by design {counts['by_design']}")
-
-    try:
-        one()
-    except _Done:
-        pass
-    searched = time.monotonic() - start
-    findings = {}
-    for key, (program, judged) in first.items():
-        small, run, small_verdict, attempts = shrink.minimize(program, execution, caches, key, shrink_attempts)
-        fkey = shrink.finding_key(small_verdict, small)
-        if fkey in findings:
-            findings[fkey]["programs_with_key"] += 1
-            continue
-        findings[fkey] = {
-            "key": list(fkey), "status": small_verdict.status, "records": list(small_verdict.records),
-            "unexplained": list(small_verdict.unexplained), "ops": list(small.ops),
-            "differences": small_verdict.differences, "allowed": small_verdict.allowed,
-            "eager_error": run.eager.error, "error": run.other.error, "program": small.text(),
-            "original": program.text(), "shrink_attempts": attempts, "programs_with_key": 1,
-            "reproduction": reproduction.script(run, execution, caches, small_verdict.differences)}
-    return {"execution": execution, "seed": seed, "caches": caches, "versions": versions(),
-            "counts": counts, "search_seconds": round(searched, 1),
-            "programs_per_second": round(counts["programs"] / searched, 2) if searched else None,
-            "total_seconds": round(time.monotonic() - start, 1),
-            "findings": sorted(findings.values(), key=lambda f: (f["status"] != "new", f["key"]))}
+def one_process(execution: str, *, minutes: float | None, started: float | None = None, stopper=None,
+                **options) -> dict:
+    """The run in this process, stopped by SIGINT, SIGTERM or its time bound (`minutes` from `started`,
+    time.monotonic(), by default now) with its report still made. `stopper`: an interrupt.Stopper already
+    handling the signals (main's, from before torch was imported), or None for one of its own."""
+    own = stopper is None
+    stopper = interrupt.Stopper() if own else stopper
+    soft, hard = interrupt.bounds(time.monotonic() if started is None else started, minutes)
+    with stopper.handling() if own else contextlib.nullcontext():
+        stopper.arm(hard)
+        try:
+            report = search(execution, deadline=soft, stopper=stopper, **options)
+        except interrupt.Interrupted as stop:   # before the search began
+            report = stopped_report(execution, options, str(stop))
+        interrupt.ignore()
+    report.update({"seed_derivation": campaign.SEED_DERIVATION, "workers_without_report": [],
+                   "workers": [{"worker": 0, "seed": report["seed"], "programs": report["counts"]["programs"],
+                                "counts": report["counts"], "search_seconds": report["search_seconds"],
+                                "programs_per_second": report["programs_per_second"],
+                                "interrupted": report["interrupted"], "findings": len(report["findings"])}],
+                   "programs_per_second_per_worker": report["programs_per_second"]})
+    return report
 
 
-def versions() -> str:
-    return f"torch {torch.__version__}, python {platform.python_version()} ({sys.platform})"
+def stopped_report(execution: str, options: dict, reason: str) -> dict:
+    """The report of a run stopped before its search began."""
+    report = campaign.empty({"execution": execution, **options})
+    report.update({"interrupted": reason, "programs_per_second_per_worker": None})
+    return report
 
 
 def summary(report: dict) -> str:
     c = report["counts"]
-    head = (f"{report['execution']} (caches {report['caches']}, seed {report['seed']}; {report['versions']}): "
+    workers = report.get("workers") or [{}]
+    head = (f"{report['execution']} (caches {report['caches']}, seed {report['seed']}, {len(workers)} "
+            f"process{'es' if len(workers) > 1 else ''}; {report['versions']}): "
             f"{c['programs']} programs in {report['search_seconds']} s ({report['programs_per_second']}/s); "
             f"same {c['same']}, by design {c['by_design']}, known {c['known']}, new {c['new']}, "
             f"inputs not built {c['invalid']}")
     lines = [head]
+    if report.get("interrupted"):
+        lines.append(f"  interrupted ({report['interrupted']}): the report holds what the run had")
+    if len(workers) > 1:
+        lines += [f"  worker {w['worker']}: seed {w['seed']}, {w['programs']} programs ({w['programs_per_second']}/s)"
+                  for w in workers]
+    sizes = report.get("statements_per_finding")
+    if sizes and sizes["findings"]:
+        lines.append(f"  statements per finding after reduction: mean {sizes['mean']}, max {sizes['max']} (before: "
+                     f"mean {sizes['original_mean']}); {sizes['not_reduced_to_the_end']} not reduced to the end")
     for f in report["findings"]:
         why = ", ".join(f["records"]) if f["status"] == "known" else ", ".join(f["unexplained"])
-        lines.append(f"  {f['status']:5s} {why}  [ops {', '.join(f['ops'])}]")
+        cut = f" (reduction stopped: {f['shrink_stopped']})" if f.get("shrink_stopped") in ("time", "interrupted") \
+            else ""
+        lines.append(f"  {f['status']:5s} {why}  [ops {', '.join(f['ops'])}]{cut}")
     for f in report["findings"]:
         if f["status"] == "new":
             lines += ["", f"--- new: {', '.join(f['unexplained'])}", f["program"], "differs:",
@@ -116,30 +99,66 @@ def summary(report: dict) -> str:
     return "\n".join(lines)
 
 
+def write(report: dict, path: str) -> None:
+    """Whole or not at all: a run killed while writing leaves no half report."""
+    with open(path + ".part", "w") as f:
+        json.dump(report, f, indent=1)
+    os.replace(path + ".part", path)
+
+
 def main(argv=None) -> int:
+    started = time.monotonic()   # the time bound counts importing torch too
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["merge"]:
+        return merge.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m copysuite fuzz", description=__doc__.splitlines()[0])
-    parser.add_argument("--execution", required=True, choices=[e for e in EXECUTORS if e != "eager"])
+    parser.add_argument("--execution", required=True, help="an execution of copysuite.run.executions but eager")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--programs", type=int, help="stop after this many programs (a repeatable run)")
-    parser.add_argument("--minutes", type=float, help="stop after this many minutes of search")
-    parser.add_argument("--caches", choices=differential.CACHES, default="off",
+    parser.add_argument("--minutes", type=float, help="stop the whole run, reduction included, after this many "
+                        "minutes")
+    parser.add_argument("-n", "--processes", type=int, default=1, help="search in this many processes (one report; "
+                        "process i draws from a seed derived from --seed and i)")
+    parser.add_argument("--caches", choices=CACHES, default="off",
                         help="inductor's FX graph cache and AOTAutograd's cache: off (as the specs run) or on")
     parser.add_argument("--json", help="write the report here")
     parser.add_argument("--require-known", action="store_true", help="exit 1 when a finding is new")
-    parser.add_argument("--shrink-attempts", type=int, default=shrink.MAX_ATTEMPTS)
+    parser.add_argument("--shrink-attempts", type=int, default=MAX_ATTEMPTS)
     args = parser.parse_args(argv)
     if args.programs is None and args.minutes is None:
         parser.error("give --programs N or --minutes M (or both)")
-    reason = EXECUTORS[args.execution].skip_reason("cpu")
-    if reason:
-        print(f"cannot fuzz: {reason}", file=sys.stderr)
-        return 2
-    report = search(args.execution, seed=args.seed, programs=args.programs, minutes=args.minutes,
-                    caches=args.caches, shrink_attempts=args.shrink_attempts,
-                    progress=lambda line: print(line, file=sys.stderr, flush=True))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=1)
-    print(summary(report))
+    if args.processes < 1:
+        parser.error("-n takes 1 or more processes")
+    options = {"seed": args.seed, "programs": args.programs, "minutes": args.minutes, "caches": args.caches,
+               "shrink_attempts": args.shrink_attempts,
+               "progress": lambda line: print(line, file=sys.stderr, flush=True)}
+    load = os.getloadavg()[0]
+    stopper = interrupt.Stopper()
+    with stopper.handling():   # from here on a signal stops the run and its report is still written
+        try:
+            from copysuite.run.executions import EXECUTORS   # torch, which takes seconds to import
+            stopper.check()
+        except interrupt.Interrupted as stop:
+            report = stopped_report(args.execution, {**options, "workers": args.processes}, str(stop))
+        else:
+            if args.execution not in EXECUTORS or args.execution == "eager":
+                parser.error(f"--execution: one of {', '.join(e for e in EXECUTORS if e != 'eager')}")
+            reason = EXECUTORS[args.execution].skip_reason("cpu")
+            if reason:
+                print(f"cannot fuzz: {reason}", file=sys.stderr)
+                return 2
+            if args.processes > 1:
+                stopper.disarm()   # the parent only waits: campaign.run passes a signal on to the workers
+                report = campaign.run(args.execution, workers=args.processes, started=started, **options)
+                report["interrupted"] = report["interrupted"] or stopper.reason
+            else:
+                report = one_process(args.execution, started=started, stopper=stopper, **options)
+        interrupt.ignore()
+        report["load_average"] = {"start": load, "end": os.getloadavg()[0], "cores": os.cpu_count()}
+        if args.json:
+            write(report, args.json)
+        print(summary(report))
+    if report["interrupted"] in ("SIGINT", "SIGTERM"):   # as the shell reports a process the signal ended
+        return 128 + getattr(signal, report["interrupted"])
     new = [f for f in report["findings"] if f["status"] == "new"]
     return 1 if args.require_known and new else 0

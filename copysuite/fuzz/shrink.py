@@ -5,14 +5,16 @@ Hypothesis draws the programs (copysuite.fuzz.generate) but is not asked to shri
 the first divergence, and one run meets many. The reduction here is greedy and deterministic: drop a statement
 (and what reads it), a returned value, an input nothing reads; then make what is left plainer (the grad mode
 enabled, an alias a fresh input, an input plain, contiguous, float32, smaller); keep each step that still diverges
-with the same key, until none does or the attempts run out.
+with the same key, until none does, the attempts run out or the time given to it ends.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+import time
+from dataclasses import dataclass, replace
 
 from copysuite.fuzz import differential, model, signature
 from copysuite.fuzz.generate import Input, Program
+from copysuite.fuzz.interrupt import Interrupted
 
 MAX_ATTEMPTS = 60
 
@@ -64,22 +66,44 @@ def candidates(program: Program):
             yield replace(program, inputs=program.inputs[:k] + (plainer,) + program.inputs[k + 1:])
 
 
-def minimize(program: Program, execution: str, caches: str, key: tuple, max_attempts: int = MAX_ATTEMPTS):
-    """(program, run, verdict, attempts): the smallest program found that diverges with `key`."""
+@dataclass
+class Reduction:
+    program: Program       # the smallest program found that diverges with the key
+    run: object            # its copysuite.fuzz.differential.Run
+    verdict: object        # its copysuite.fuzz.model.Verdict
+    attempts: int
+    stopped: str           # "minimal" (no candidate kept the key), "attempts", "time" or "interrupted"
+
+
+def minimize(program: Program, execution: str, caches: str, key: tuple, max_attempts: int = MAX_ATTEMPTS, *,
+             deadline: float | None = None, start: tuple | None = None, check=None) -> Reduction:
+    """Reduce `program`, which diverges with `key`, trying at most `max_attempts` candidates and starting none after
+    `deadline` (time.monotonic()). `start`: the (run, verdict) of `program` when the caller has it (the search
+    does), so that it is not run again. `check()`, called before each candidate, raises interrupt.Interrupted when
+    the run is to stop; interrupted, it returns the smallest program so far."""
     best = program
-    best_run, best_verdict = verdict(program, execution, caches)
-    attempts, improved = 0, True
-    while improved and attempts < max_attempts:
-        improved = False
-        for candidate in candidates(best):
-            if attempts >= max_attempts:
-                break
-            attempts += 1
-            run, judged = verdict(candidate, execution, caches)
-            if judged is not None and judged.key == key:
-                best, best_run, best_verdict, improved = candidate, run, judged, True
-                break
-    return best, best_run, best_verdict, attempts
+    best_run, best_verdict = start or verdict(program, execution, caches)
+    attempts, improved, stopped = 0, True, "minimal"
+    try:
+        while improved:
+            improved = False
+            for candidate in candidates(best):
+                if attempts >= max_attempts:
+                    stopped = "attempts"
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    stopped = "time"
+                    break
+                if check is not None:
+                    check()
+                attempts += 1
+                run, judged = verdict(candidate, execution, caches)
+                if judged is not None and judged.key == key:
+                    best, best_run, best_verdict, improved = candidate, run, judged, True
+                    break
+    except Interrupted:
+        stopped = "interrupted"
+    return Reduction(best, best_run, best_verdict, attempts, stopped)
 
 
 def finding_key(judged, program: Program) -> tuple:

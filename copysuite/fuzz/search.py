@@ -1,0 +1,151 @@
+"""One process's search: draw programs from a seed, judge each, then reduce the first program of each verdict key
+that this process claims, within the run's time bound; the result is the report as plain data (docs/fuzz.md).
+
+The time bound covers the whole run. The search stops early enough to leave the reduction its time: the estimated
+cost of reducing the keys found so far (keys x attempts x the mean seconds of a program), at most SHRINK_SHARE of
+the run. The reduction shares what is left among the keys still to reduce, so that no key takes the time of the
+others; a key whose time ends is reported as reduced so far (`shrink.stopped`: "time"). A run stopped by a signal or
+by its hard time bound (copysuite.fuzz.interrupt) reports what it has: the programs run, and every key found,
+reduced or not.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import tempfile
+import time
+
+import torch
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+
+from copysuite.fuzz import differential, generate, merge, reproduction, shrink
+from copysuite.fuzz.interrupt import Interrupted
+
+PROGRESS_SECONDS = 10.0
+SHRINK_SHARE = 0.25     # of a run's minutes, the most the search leaves to the reduction
+
+
+class _Done(Exception):
+    """The search has run its programs or its minutes."""
+
+
+def versions() -> str:
+    return f"torch {torch.__version__}, python {platform.python_version()} ({sys.platform})"
+
+
+def search(execution: str, *, seed: int = 0, programs: int | None = None, minutes: float | None = None,
+           caches: str = "off", shrink_attempts: int = shrink.MAX_ATTEMPTS, progress=None,
+           deadline: float | None = None, claim=None, stopper=None) -> dict:
+    """Run the search and the reduction; returns the report. `deadline` (time.monotonic()) ends the whole run, by
+    default `minutes` from now; `claim(key)` says whether this process reduces a verdict key (False: another
+    process of the campaign has it); `stopper` (interrupt.Stopper) names what interrupted the run."""
+    differential.configure(caches)
+    if caches == "on" and not os.environ.get("TORCHINDUCTOR_CACHE_DIR"):
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="copysuite-fuzz-cache-")
+    limit = programs if programs is not None else 10 ** 9
+    start = last = time.monotonic()
+    if deadline is None and minutes is not None:
+        deadline = start + 60 * minutes
+    counts = {"programs": 0, "invalid": 0, "same": 0, "by_design": 0, "known": 0, "new": 0}
+    first = {}          # verdict key -> (program, run, verdict) of its first program, for the keys this process has
+    others = set()      # verdict keys another process claimed
+
+    def reserve(now: float) -> float:
+        """Seconds to leave the reduction of the keys found so far."""
+        per_program = (now - start) / max(counts["programs"], 1)
+        return min(SHRINK_SHARE * (deadline - start), len(first) * shrink_attempts * per_program)
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=limit, database=None, phases=[Phase.generate], deadline=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+    @given(generate.programs())
+    def one(program):
+        nonlocal last
+        if stopper is not None:
+            stopper.check()
+        now = time.monotonic()
+        if counts["programs"] >= limit or (deadline is not None and now > deadline - reserve(now)):
+            raise _Done
+        counts["programs"] += 1
+        run, judged = shrink.verdict(program, execution, caches)
+        if judged is None:
+            counts["invalid"] += 1
+            return
+        counts[judged.status] += 1
+        if judged.status in ("known", "new") and judged.key not in first and judged.key not in others:
+            if claim is None or claim(judged.key):
+                first[judged.key] = (program, run, judged)
+            else:
+                others.add(judged.key)
+        if progress and time.monotonic() - last > PROGRESS_SECONDS:
+            last = time.monotonic()
+            rate = counts["programs"] / (last - start)
+            progress(f"{counts['programs']} programs, {rate:.1f}/s; diverged: {counts['known']} known, "
+                     f"{counts['new']} new ({len(first)} keys); by design {counts['by_design']}")
+
+    interrupted = None
+
+    def stop(reason: str) -> None:
+        """From here on no program runs: what is left (the report) must not be cut."""
+        nonlocal interrupted
+        interrupted = interrupted or reason
+        if stopper is not None:
+            stopper.disarm()
+
+    try:
+        one()
+    except _Done:
+        pass
+    except Interrupted as why:
+        stop(str(why))
+    searched = time.monotonic() - start
+    findings = {}
+    for index, (key, (program, run, judged)) in enumerate(first.items()):
+        left = len(first) - index
+        key_deadline = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) / left
+        reduced = shrink.Reduction(program, run, judged, 0, "interrupted")
+        if stopper is not None and stopper.reason:
+            stop(stopper.reason)
+        if not interrupted:
+            try:
+                reduced = shrink.minimize(program, execution, caches, key, shrink_attempts, deadline=key_deadline,
+                                          start=(run, judged), check=stopper.check if stopper else None)
+            except Interrupted as why:    # between two candidates
+                stop(str(why))
+            if reduced.stopped == "interrupted":
+                stop((stopper.reason if stopper else None) or "interrupted")
+        try:
+            add_finding(findings, reduced, program, execution, caches, seed)
+        except Interrupted as why:        # a signal that came before stop(): nothing can raise again
+            stop(str(why))
+            add_finding(findings, reduced, program, execution, caches, seed)
+    if stopper is not None:
+        stopper.disarm()
+    report = {"execution": execution, "seed": seed, "caches": caches, "versions": versions(),
+              "torch": torch.__version__, "counts": counts, "search_seconds": round(searched, 1),
+              "programs_per_second": round(counts["programs"] / searched, 2) if searched else None,
+              "total_seconds": round(time.monotonic() - start, 1), "interrupted": interrupted,
+              "keys_claimed_elsewhere": len(others),
+              "findings": sorted(findings.values(), key=lambda f: (f["status"] != "new", f["key"]))}
+    report["statements_per_finding"] = merge.statements(report["findings"])
+    return report
+
+
+def add_finding(findings: dict, reduced, original, execution: str, caches: str, seed: int) -> None:
+    """Add one reduced program to `findings` (by finding key), or count it where its finding is already there."""
+    small, run, judged = reduced.program, reduced.run, reduced.verdict
+    fkey = shrink.finding_key(judged, small)
+    if fkey in findings:
+        findings[fkey]["programs_with_key"] += 1
+        return
+    findings[fkey] = {
+        "key": list(fkey), "status": judged.status, "records": list(judged.records),
+        "unexplained": list(judged.unexplained), "ops": list(small.ops),
+        "differences": judged.differences, "allowed": judged.allowed,
+        "eager_error": run.eager.error, "error": run.other.error, "program": small.text(),
+        "original": original.text(), "statements": len(small.statements),
+        "original_statements": len(original.statements), "seed": seed,
+        "shrink_attempts": reduced.attempts, "shrink_stopped": reduced.stopped, "programs_with_key": 1,
+        "reproduction": reproduction.script(run, execution, caches, judged.differences)}
