@@ -28,7 +28,7 @@ def to_data(value):
 
 @dataclass(eq=False)  # compared and hashed by identity, like any exception
 class ConformanceFailure(AssertionError):
-    cell: str               # the cell id, ENTRY-CHECK-DEVICE
+    cell: str               # the cell id, ENTRY-CHECK-DEVICE-EXECUTION (copysuite.plan.cell_id)
     entry: str
     check: str              # the expectation's key, e.g. shares_storage or shares_storage[b]
     kind: str               # mismatch, call_raised or observation_failed (FAILURE_KINDS)
