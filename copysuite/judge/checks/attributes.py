@@ -46,10 +46,10 @@ def _dtype_name(r):
 
 
 STRIDE_SYMBOLS = {
-    "contiguous": lambda ex: normalized_strides(ex.result.shape, contiguous_strides(ex.result.shape)),
-    "channels_last": lambda ex: normalized_strides(ex.result.shape, channels_last_strides(tuple(ex.result.shape))),
-    "channels_last_3d": lambda ex: normalized_strides(ex.result.shape,
-                                                      channels_last_3d_strides(tuple(ex.result.shape))),
+    "contiguous": lambda run: normalized_strides(run.result.shape, contiguous_strides(run.result.shape)),
+    "channels_last": lambda run: normalized_strides(run.result.shape, channels_last_strides(tuple(run.result.shape))),
+    "channels_last_3d": lambda run: normalized_strides(run.result.shape,
+                                                      channels_last_3d_strides(tuple(run.result.shape))),
 }
 ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, doc
     ("dtype", _dtype_name, text, "The result's dtype (name; for ndarrays, numpy's name)."),
@@ -71,10 +71,10 @@ ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, do
 
 
 def _reader(get):
-    return lambda ex: Observed(get(ex.result))
+    return lambda run: Observed(get(run.result))
 
 
 for _name, _get, _accepts, _doc in ATTRIBUTES:
-    _symbols = {"same": (lambda ex, _get=_get: _get(ex.subject)), **(STRIDE_SYMBOLS if _name == "strides" else {})}
+    _symbols = {"same": (lambda run, _get=_get: _get(run.subject)), **(STRIDE_SYMBOLS if _name == "strides" else {})}
     REGISTRY[_name] = Check(name=_name, doc=_doc, observe=_reader(_get), accepts=_accepts, symbols=_symbols,
                             judges_variables=True)
