@@ -110,8 +110,9 @@ def write_charts(rows, out: Path) -> list[Path]:
         for (dtype,), by_dtype in split(spec, "dtype").items():
             memcpy = [r for r in by_dtype if r["bench"] == "memcpy"]
             for (spec_file,), grp in split([r for r in by_dtype if r["bench"] == "spec"], "spec_file").items():
+                name = f"{slug(torch_v)}-{device}-{dtype}-{slug(Path(spec_file).stem)}.png"
                 paths.append(chart(grp + memcpy, f"{spec_file} ({dtype}) - torch {torch_v}, {device}",
-                                   out / "charts" / f"{slug(torch_v)}-{device}-{dtype}-{slug(Path(spec_file).stem)}.png"))
+                                   out / "charts" / name))
     return paths
 
 

@@ -45,7 +45,8 @@ RULES = (
          "c10/core/Contiguity.h, _compute_contiguous (size-1 dims are skipped)"),
     Rule("no_derivative_fails_at_compile", "AOTAutograd traces the backward when it compiles: an op with no "
          "derivative (set_ on a tensor that requires grad) fails the compiled call, where eager fails at backward",
-         "torch/_functorch/_aot_autograd/graph_capture_wrappers.py, create_joint (the forward and backward are traced together when compiling)"),
+         "torch/_functorch/_aot_autograd/graph_capture_wrappers.py, create_joint (the forward and backward are traced "
+         "together when compiling)"),
     Rule("outputs_are_siblings", "the compiled region is one autograd node (AOTAutograd's CompiledFunction, a "
          "torch.autograd.Function): its outputs are siblings, so autograd.grad of one output with respect to another "
          "that is not its view finds no path (None) where eager's graph went through it",

@@ -60,7 +60,8 @@ class ConformanceFailure(AssertionError):
             parts.append("  version gates: " + "; ".join(self.evidence))
         if self.compiled_before:
             shown = "; ".join(self.compiled_before[-3:])
-            parts.append(f"  compiled before: the same compiled function first compiled for {len(self.compiled_before)} "
+            parts.append(f"  compiled before: the same compiled function first compiled for "
+                         f"{len(self.compiled_before)} "
                          f"other inputs (the reproduction compiles it afresh; if it holds there, run the cell alone: "
                          f"-p no:xdist -k '{self.cell}'); the last: {shown}")
         parts += [f"  spec:     {self.spec}", "  reproduce:", self.reproduction]

@@ -31,7 +31,8 @@ def outcome_files(paths):
     """The files given, and under each directory given (at any depth) every `.json` and `.json.gz` but sidecars."""
     for p in map(Path, paths):
         if p.is_dir():
-            yield from sorted(f for f in p.rglob("*") if f.name.endswith((".json", ".json.gz")) and f.name != source.FILE)
+            yield from sorted(f for f in p.rglob("*")
+                              if f.name.endswith((".json", ".json.gz")) and f.name != source.FILE)
         else:
             yield p
 
@@ -157,15 +158,17 @@ def markdown(runs, machine, generated, surface=()) -> str:
     rows, cells = table(runs)
     tot = totals(cols, cells)
     head = [f"{release(runs[i])} {d}" + (" (partial)" if partial(runs[i], d) else "") for i, d in cols]
+    profiles = ", ".join(sorted({d.get("hypothesis_profile", "?") for d in runs}))
     lines = [
         "# Conformance matrix", "",
         f"Generated {generated} by `python -m copysuite matrix` on {machine}, from "
-        f"{len(runs)} runs (Hypothesis profile: {', '.join(sorted({d.get('hypothesis_profile', '?') for d in runs}))}).",
+        f"{len(runs)} runs (Hypothesis profile: {profiles}).",
         "Regenerate: `tools/matrix.sh` (runs the tox matrix, then this report).", "",
         "✓ held · ✗ failed · – skipped (the reason is in the HTML page's tooltips and in the run's JSON) · "
         "blank: not planned (checks that read or write values are not judged on meta tensors)", "",
         "## Runs", "",
-        "| torch | python | numpy | conformance held / failed / skipped | whole suite passed / failed / skipped / xfailed |",
+        "| torch | python | numpy | conformance held / failed / skipped "
+        "| whole suite passed / failed / skipped / xfailed |",
         "|---|---|---|---|---|",
     ]
     for doc in runs:

@@ -1,5 +1,9 @@
-"""`python -m copysuite matrix OUTCOMES... --markdown M --html H [--screenshot PNG] [--surface DIR]`: the conformance matrix across
-runs, as Markdown (copysuite.report.matrix) and as one self-contained HTML page (copysuite.report.matrix_page)."""
+"""`python -m copysuite matrix`: the conformance matrix across runs, as Markdown and as one self-contained HTML page.
+
+    python -m copysuite matrix OUTCOMES... --markdown M --html H [--screenshot PNG] [--surface DIR]
+
+The Markdown is copysuite.report.matrix's, the page copysuite.report.matrix_page's.
+"""
 from __future__ import annotations
 
 import argparse

@@ -208,7 +208,8 @@ def test_schema_knows_exactly_the_registered_checks():
 
 
 def test_schema_knows_exactly_the_executions():
-    """The `executions` of `applies` and the non-eager ones a divergence names are copysuite.strategies.space.EXECUTIONS."""
+    """The `executions` of `applies` and the non-eager ones a divergence names are
+    copysuite.strategies.space.EXECUTIONS."""
     defs = SPEC_SCHEMA["$defs"]
     found = [tuple(node["items"]["enum"]) for node in _find(defs, "executions")]
     assert found and all(set(e) <= set(EXECUTIONS) for e in found), found
@@ -249,8 +250,8 @@ def test_the_spec_format_doc_names_every_check_and_placement():
 
 
 def test_a_text_the_xdist_controller_validated_is_not_validated_again(tmp_path, monkeypatch):
-    """The controller hands the digests of the texts it validated to each worker (copysuite.speed.hooks.pytest_configure_node);
-    a worker validates only a text whose digest it was not given."""
+    """The controller hands the digests of the texts it validated to each worker
+    (copysuite.speed.hooks.pytest_configure_node); a worker validates only a text whose digest it was not given."""
     from types import SimpleNamespace
     from unittest import mock
 

@@ -1,7 +1,6 @@
-"""Checks that read one attribute of the result: dtype, shape, device, layout, strides, lazy bits, pinned memory,
-the size of its whole storage, inference-ness, shared memory, the device index. Each also understands `same` (the judged input's own
-value, or a program variable's); strides understand `contiguous`, `channels_last` and
-`channels_last_3d`."""
+"""Checks that read one attribute of the result: dtype, shape, device, layout, strides, lazy bits, pinned memory, the
+size of its whole storage, inference-ness, shared memory, the device index. Each also understands `same` (the judged
+input's own value, or a program variable's); strides understand `contiguous`, `channels_last` and `channels_last_3d`."""
 from __future__ import annotations
 
 import numpy as np
@@ -64,7 +63,8 @@ ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, do
      "The size in bytes of the whole storage the result lives in (a view's is its base's, not its own elements')."),
     ("is_inference", lambda r: bool(r.is_inference()), BOOLEAN,
      "The result is an inference tensor (made in inference mode, or a view of one)."),
-    ("is_shared", lambda r: bool(r.is_shared()), BOOLEAN, "The result's storage is in shared memory (always, on CUDA)."),
+    ("is_shared", lambda r: bool(r.is_shared()), BOOLEAN,
+     "The result's storage is in shared memory (always, on CUDA)."),
     ("device_index", lambda r: None if isinstance(r, np.ndarray) else r.device.index, _index,
      "The index of the result's device (`cuda:1` has 1; null for a device without one, such as cpu)."),
 )

@@ -42,7 +42,8 @@ def autograd_view(run):
     if r is src:
         return Observed(False, "the result is the input itself")
     if not isinstance(r, torch.Tensor) or not _is_view(r):
-        return Observed(False, "result._is_view() is False" if isinstance(r, torch.Tensor) else "result is not a tensor")
+        return Observed(False,
+                        "result._is_view() is False" if isinstance(r, torch.Tensor) else "result is not a tensor")
     ok = r._base is (src._base if _is_view(src) else src)
     return Observed(ok, f"result._base is {'the input' + chr(39) + 's base' if ok else 'some other tensor'}")
 

@@ -126,4 +126,5 @@ def error_matches(expected, observed) -> bool:
     if expected is None or observed is None:
         return expected is None and observed is None
     type_name, message = observed
-    return type_name == expected["type"].rpartition(".")[2] and re.search(expected.get("match", ""), message, re.S) is not None
+    return (type_name == expected["type"].rpartition(".")[2]
+            and re.search(expected.get("match", ""), message, re.S) is not None)

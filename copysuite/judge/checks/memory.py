@@ -81,7 +81,8 @@ def same_object(run):
     """The result is the input object itself (`result is source`)."""
     same = run.result is run.subject
     return Observed(same, "result is the input object" if same else
-                    f"result is another {type(run.result).__name__} object; {storage.relation(run.subject, run.result)}")
+                    f"result is another {type(run.result).__name__} object; "
+                    f"{storage.relation(run.subject, run.result)}")
 
 
 @check("shares_storage", accepts=BOOLEAN, judges_variables=True)
