@@ -29,7 +29,7 @@ BANDWIDTH_MIN_EXP = 20
 
 # ---- loading ---------------------------------------------------------------------------------------------------------
 def load(paths) -> list[dict]:
-    """Every benchmark as a flat record: torch version, device, kind, op, dtype, exp, median (s), extra_info."""
+    """Every benchmark as a flat row: torch version, device, kind, op, dtype, exp, median (s), extra_info."""
     rows = []
     for path in paths:
         doc = json.loads(Path(path).read_text())

@@ -150,7 +150,7 @@ class Case:
 
 @functools.lru_cache(maxsize=64)
 def _compiled(code: str):
-    """A case is built once per check that needs an execution of its own: compile its code once."""
+    """A case is built once per check that needs a run of its own: compile its code once."""
     return compile(code, "<case>", "exec")
 
 

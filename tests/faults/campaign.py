@@ -44,7 +44,7 @@ class Session:
     log: str = ""                                # the tail of the session's output, for diagnosis
 
     def outcome(self, entry, check):
-        """The records of the (entry, check) cells on the CPU (one per execution the session ran)."""
+        """The outcomes (`cells` objects) of the (entry, check) cells on the CPU (one per execution the session ran)."""
         return [c for c in self.cells if (c["entry"], c["check"], c["device"]) == (entry, check, "cpu")]
 
     def failures(self):
