@@ -14,13 +14,24 @@ Beside the stages:
 
     plugin/    the pytest side: options, profiles, the test per cell
     speed/     what makes a run fast apart from what it checks
+    known/     the known-bug registry (specs/known/*.yaml): one record per upstream bug, draft or design difference
     surface/   every aten op's aliasing contract from its schema; reuses the cell id, the executions, the failure
                and the outcome, and builds its own cells, checks, inputs, reproductions and records
     fuzz/      generated programs, eager against one execution; reuses the executions and the strategies, and builds
                its own programs, observations, verdicts, records and reproductions
+    usercode/  `copysuite.compare`: the fuzzer's comparison applied to a caller's own function or module (imported
+               only when asked for)
     gpu/       the suite on a GPU: the pipeline's commands run as steps within a time budget
-    known/     the known-bug registry (specs/known/*.yaml) every consumer reads, and the drafts that are its evidence
 
-`python -m copysuite` is the command line (__main__.py). spec/, plan/cell_id.py, outcome/format.py and report/
-import no torch. docs/developing.md has the map in full, the words and the recipes.
+`python -m copysuite` is the command line (__main__.py). spec/, plan/cell_id.py, outcome/format.py, report/ and
+known/ import no torch. docs/developing.md has the map in full, the words and the recipes.
 """
+
+
+def __getattr__(name: str):
+    """`copysuite.compare` (copysuite.usercode.api), imported when first asked for: `import copysuite` imports no
+    torch, which the report tools rely on."""
+    if name == "compare":
+        from copysuite.usercode.api import compare
+        return compare
+    raise AttributeError(f"module 'copysuite' has no attribute {name!r}")

@@ -4,14 +4,15 @@
                --outcome-json PATH, --spec-entry ID)
     gate       compare two outcome files (current torch vs candidate): the upgrade gate
     matrix     the conformance matrix (Markdown, HTML) from outcome files
-    changelog  the change log of copy semantics, from the version gates in the specs
+    changelog  the change log of copy semantics, from the version gates in the specs and the known-bug registry
+    known      the known-bug registry's page (specs/known/ -> docs/reports/known.md)
     surface    the operator surface of the installed torch: every aten op name by class, and which are checked
     gpu        every execution, the seed scenarios and the CUDA benchmarks on one CUDA device, into results/gpu/
                (tools/gpu.sh; docs/gpu.md)
     fuzz       generated programs, eager against one execution (docs/fuzz.md)
 
-`gate`, `matrix` and `changelog` never import torch: they run where torch is absent. The tooling that works only
-from a checkout is not a command here: benchmarks and the speed gate (`python -m benchmarks`), fault injection
+`gate`, `matrix`, `changelog` and `known` never import torch: they run where torch is absent. The tooling that works
+only from a checkout is not a command here: benchmarks and the speed gate (`python -m benchmarks`), fault injection
 (`python -m tests.faults report`).
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ COMMANDS = {
     "gate": "copysuite.report.gate",
     "matrix": "copysuite.report.matrix_command",
     "changelog": "copysuite.report.changelog",
+    "known": "copysuite.report.records",
     "surface": "copysuite.surface.report",
     "gpu": "copysuite.gpu.runner",
     "fuzz": "copysuite.fuzz.command",

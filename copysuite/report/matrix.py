@@ -20,7 +20,7 @@ from packaging.version import Version
 
 from copysuite.gpu import source
 from copysuite.outcome import format as outcome_format
-from copysuite.report import surface_table
+from copysuite.report import rejudge, surface_table
 from copysuite.strategies.space import DEVICES, EXECUTIONS
 
 SYMBOL = {"passed": "✓", "failed": "✗", "skipped": "–", "diverged": "⚠"}
@@ -37,14 +37,16 @@ def outcome_files(paths):
             yield p
 
 
-def load_runs(paths):
-    """Outcome documents from files or directories, newest first per torch version, sorted by torch version."""
-    docs = []
+def load_runs(paths, judge=None):
+    """Outcome documents from files or directories, newest first per torch version, sorted by torch version. Each is
+    re-judged with today's specs and registry (copysuite.report.rejudge): a failed cell is one no record explains."""
+    docs, judge = [], judge or rejudge.Judge()
     for f in outcome_files(paths):
         try:
             doc = outcome_format.load(f)
         except outcome_format.OutcomeError:
             continue  # another JSON file in the directory (an older format, a benchmark)
+        doc = judge.rejudge(doc)[0]
         doc["_file"] = str(f)
         doc["_source"] = source.describe(f, doc, source.read(f.parent))
         docs.append(doc)
@@ -164,12 +166,17 @@ def markdown(runs, machine, generated, surface=()) -> str:
         f"Generated {generated} by `python -m copysuite matrix` on {machine}, from "
         f"{len(runs)} runs (Hypothesis profile: {profiles}).",
         "Regenerate: `tools/matrix.sh` (runs the tox matrix, then this report).", "",
-        "✓ held · ✗ failed · – skipped (the reason is in the HTML page's tooltips and in the run's JSON) · "
-        "blank: not planned (checks that read or write values are not judged on meta tensors)", "",
+        "✓ held · ✗ failed: new, no record explains it · ⚠ diverged: a record of specs/known/ explains it (cells a "
+        "run failed before its record was written are re-judged with today's specs and registry) · – skipped (the "
+        "reason is in the HTML page's tooltips and in the run's JSON) · blank: not planned (checks that read or write "
+        "values are not judged on meta tensors)", "",
+    ]
+    lines += failed_section(runs)
+    lines += [
         "## Runs", "",
-        "| torch | python | numpy | conformance held / failed / skipped "
-        "| whole suite passed / failed / skipped / xfailed |",
-        "|---|---|---|---|---|",
+        "| torch | python | numpy | conformance held / failed / skipped | re-judged diverged | "
+        "whole suite passed / failed / skipped / xfailed |",
+        "|---|---|---|---|---|---|",
     ]
     for doc in runs:
         c = Counter(r["outcome"] for r in doc["cells"])
@@ -178,8 +185,9 @@ def markdown(runs, machine, generated, surface=()) -> str:
                  if s else "not recorded")
         if doc.get("_runs", 1) > 1:   # one session's totals would describe only the last of the merged runs
             whole = f"{doc['_runs']} runs merged (no one session ran them all)"
+        again = sum(1 for r in doc["cells"] if r.get("rejudged"))
         lines.append(f"| {doc['torch']} | {doc['python']} | {doc['numpy']} | "
-                     f"{c['passed']} / {c['failed']} / {c['skipped']} | {whole} |")
+                     f"{c['passed']} / {c['failed']} / {c['skipped']} | {again} | {whole} |")
     notes = device_notes(runs, cols)
     if notes:
         lines += ["", "Devices with nothing run: " + " · ".join(sorted(set(n.split(": ", 1)[1] for n in notes)))]
@@ -196,6 +204,23 @@ def markdown(runs, machine, generated, surface=()) -> str:
     lines += _md_rows(varying, cols, cells, head) if varying else ["None: every row has one outcome in every column."]
     lines += ["", f"## All rows ({len(rows)})", ""] + _md_rows(rows, cols, cells, head)
     return "\n".join(lines) + "\n"
+
+
+def failed_section(runs) -> list:
+    """The failed cells first: new and untriaged (no record explains them), counted per release, entry and check."""
+    found = Counter((release(doc), r["entry"], r["check"], place(r)) for doc in runs for r in doc["cells"]
+                    if r["outcome"] == "failed")
+    lines = [f"## Failed cells: new, untriaged ({sum(found.values())})", ""]
+    if not found:
+        return lines + ["None: every failure is explained by a record of specs/known/.", ""]
+    by_entry = Counter()
+    for (rel, entry, check, where), n in found.items():
+        by_entry[(rel, entry, check)] += n
+    lines += ["| release | entry | check | columns |", "|---|---|---|---|"]
+    for (rel, entry, check), n in sorted(by_entry.items()):
+        wheres = sorted(w for (r, e, c, w) in found if (r, e, c) == (rel, entry, check))
+        lines.append(f"| {rel} | {entry} | {check} | {', '.join(wheres)} |")
+    return lines + [""]
 
 
 def origins(runs, cols):

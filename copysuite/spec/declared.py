@@ -17,7 +17,7 @@ from copysuite.strategies.space import BACKEND_DEVICES, EXECUTIONS
 
 def summarize(entries) -> dict:
     """{entry id: {file, program, torch, gates: {key: [{path, gates: [{torch, value, evidence}]}]},
-    diverges: [{executions, torch, expect, observed, evidence, fixed_by}]}}"""
+    diverges: [{record, executions, devices, torch, expect, by_design, observed, evidence, fixed_by}]}}"""
     out = {}
     for e in entries:
         gates = {}
@@ -30,7 +30,7 @@ def summarize(entries) -> dict:
                 gates[key] = found
         out[e.id] = {"file": e.file, "program": e.program.text, "inputs": dict(e.program.inputs),
                      "torch": e.applies.torch, "gates": gates,
-                     "diverges": [{"executions": list(d.executions), "devices": list(d.devices), "torch": d.torch,
+                     "diverges": [{"record": d.record, "executions": list(d.executions), "devices": list(d.devices), "torch": d.torch,
                                    "expect": list(d.keys), "by_design": d.by_design,
                                    "observed": d.observed, "evidence": d.evidence, "fixed_by": d.fixed_by}
                                   for d in e.diverges]}
@@ -80,17 +80,22 @@ def _boundaries(specifier_texts):
     return sorted(out)
 
 
+def transitions(texts, covers):
+    """(previous, release) for each candidate release (see _boundaries over `texts`) where `covers(release)` differs
+    from the release before it."""
+    points = _boundaries(texts)
+    return [(prev, cur) for prev, cur in zip(points, points[1:]) if covers(prev) != covers(cur)]
+
+
 def backend_device_changes() -> list[tuple]:
     """(release, Markdown line) for every device a compiled backend handles only from some release
     (copysuite.strategies.space.BACKEND_DEVICES): its cells run from that release, and are skipped before it."""
     items = []
     for (backend, device), (torch_range, evidence) in sorted(BACKEND_DEVICES.items()):
         executions = ", ".join(f"`{e}`" for e in EXECUTIONS if e.startswith(f"compile.{backend}"))
-        points = _boundaries([torch_range])
-        for prev, cur in zip(points, points[1:]):
-            if _covers(torch_range, prev) != _covers(torch_range, cur):
-                state = "checked from this release" if _covers(torch_range, cur) else "skipped from this release"
-                items.append((cur, f"{executions} on `{device}`: {state} (torch{torch_range}) — evidence: {evidence}"))
+        for _, cur in transitions([torch_range], lambda v, r=torch_range: _covers(r, v)):
+            state = "checked from this release" if _covers(torch_range, cur) else "skipped from this release"
+            items.append((cur, f"{executions} on `{device}`: {state} (torch{torch_range}) — evidence: {evidence}"))
     return items
 
 
@@ -109,35 +114,22 @@ def executions_text(d) -> str:
 
 
 def release_changes(summary: dict) -> list[tuple]:
-    """(release, Markdown line) for every declared change: where an entry starts or stops applying, where a
-    gate's value changes, and where a known divergence under a compiled execution begins or ends."""
+    """(release, Markdown line) for every declared change of an entry: where it starts or stops applying, and where a
+    gate's value changes. Where a known bug begins or ends is the registry's (copysuite.known.changes)."""
     items = []
     for eid, entry in summary.items():
-        for d in entry.get("diverges", []):
-            points = _boundaries([d["torch"]])
-            what = "differs by design" if d.get("by_design") else "known bug"
-            for prev, cur in zip(points, points[1:]):
-                if _covers(d["torch"], prev) != _covers(d["torch"], cur):
-                    state = "from this release" if _covers(d["torch"], cur) else "no longer, from this release"
-                    fix = f" · fix: {d['fixed_by']}" if d["fixed_by"] and not _covers(d["torch"], cur) else ""
-                    items.append((cur, f"`{eid}` **{', '.join(d['expect'])}** {executions_text(d)}: {what} {state} "
-                                       f"(observed `{d['observed']}`) — evidence: {d['evidence']}{fix} "
-                                       f"({entry['file']})"))
         rng = entry["torch"]
         if rng:
-            points = _boundaries([rng])
-            for prev, cur in zip(points, points[1:]):
-                if _covers(rng, prev) != _covers(rng, cur):
-                    verb = "is covered from" if _covers(rng, cur) else "is no longer covered from"
-                    items.append((cur, f"`{eid}` (`{entry['program']}`) {verb} this release: the spec applies to "
-                                       f"torch{rng} ({entry['file']})"))
+            for _, cur in transitions([rng], lambda v, r=rng: _covers(r, v)):
+                verb = "is covered from" if _covers(rng, cur) else "is no longer covered from"
+                items.append((cur, f"`{eid}` (`{entry['program']}`) {verb} this release: the spec applies to "
+                                   f"torch{rng} ({entry['file']})"))
         for key, choices in entry["gates"].items():
             for choice in choices:
                 gates = choice["gates"]
-                points = _boundaries([g["torch"] for g in gates])
-                for prev, cur in zip(points, points[1:]):
+                for prev, cur in transitions([g["torch"] for g in gates], lambda v, g=gates: _gate_index(g, v)):
                     a, b = _gate_index(gates, prev), _gate_index(gates, cur)
-                    if a == b or a is None or b is None:
+                    if a is None or b is None:
                         continue
                     where = f" ({'; '.join(choice['path'])})" if choice["path"] else ""
                     ev = " · ".join(sorted({gates[a]["evidence"], gates[b]["evidence"]}))

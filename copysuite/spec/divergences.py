@@ -1,5 +1,6 @@
-"""Known divergences (a spec's `diverges`): what one is, and how a `diverges` item becomes one, its fields given in
-place or by a named record (a file's `records`, shared by entries of any file). Imports no torch.
+"""Known divergences (a spec's `diverges`): what one is, and how a `diverges` item becomes one: the item names a record
+of the known-bug registry (copysuite.known.registry, specs/known/*.yaml), which gives the evidence and the defaults,
+and may narrow its executions, devices, torch range, expectations and observed pattern. Imports no torch.
 
 Errors are DivergenceError(key, message), the key relative to the item; copysuite.spec.load names the file and entry.
 """
@@ -37,6 +38,7 @@ class Divergence:
     by_design: bool = False   # upstream means it (the evidence says so), rather than a bug awaiting a fix
     note: str = ""
     devices: tuple = DEVICES  # where it shows
+    record: str = ""          # its name in the registry
 
     def covers(self, key: str, execution: str, version, device: str) -> bool:
         return (key in self.keys and execution in self.executions and device in self.devices
@@ -48,14 +50,16 @@ class Divergence:
 
 
 def parse(d: dict, expect: dict, records: dict) -> Divergence:
-    """One `diverges` item of an entry whose expectations are `expect` (key -> node); `records`: name -> fields."""
-    if "record" in d:
-        if d["record"] not in records:
-            raise DivergenceError("record", f"no record named {d['record']!r} in any file's `records`")
-        d = {**records[d["record"]], **{k: v for k, v in d.items() if k != "record"}}
+    """One `diverges` item of an entry whose expectations are `expect` (key -> node); `records`: the registry, name ->
+    copysuite.known.registry.Record."""
+    name = d["record"]
+    if name not in records:
+        raise DivergenceError("record", f"no record named {name!r} in specs/known/*.yaml: add it there "
+                              "(docs/developing.md, 'Add a record') or name an existing one")
+    d = {**records[name].spec_fields(), **{k: v for k, v in d.items() if k != "record"}}
     missing = [k for k in REQUIRED if k not in d]
     if missing:
-        raise DivergenceError("", f"{missing} missing (neither given here nor by its record)")
+        raise DivergenceError("", f"{missing} missing: give them in the item or in record {name!r}")
     try:
         expectations.torch_range(d["torch"])
     except ExpectationError as exc:
@@ -69,4 +73,4 @@ def parse(d: dict, expect: dict, records: dict) -> Divergence:
         raise DivergenceError("observed", f"bad regular expression: {exc}") from None
     return Divergence(tuple(d["executions"]), d["torch"], tuple(d["expect"]), d["observed"], d["evidence"],
                       d.get("fixed_by", ""), d.get("by_design", False), d.get("note", ""),
-                      tuple(d.get("devices", DEVICES)))
+                      tuple(d.get("devices", DEVICES)), name)

@@ -14,6 +14,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from copysuite.known import registry
 from copysuite.spec import divergences, expectations
 from copysuite.spec.divergences import Divergence, DivergenceError
 from copysuite.spec.expectations import ExpectationError
@@ -109,10 +110,12 @@ def load_specs(directory: Path = SPEC_DIR, checks=None) -> SpecSet:
     digest = hashlib.sha256((SPEC_DIR / "schema.json").read_bytes())
     for path in files:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in registry.digest_paths():   # the registry decides which failures are known
+        digest.update(b"known/" + path.name.encode() + b"\0" + path.read_bytes())
     key = (str(directory.resolve()), digest.hexdigest(), id(checks))
     if key not in _LOADED:  # the same texts load to the same entries (a warm process runs many sessions)
         docs = [read_file(path) for path in files]
-        records = gather_records(docs)
+        records = registry.load()
         entries, seen = [], {}
         for file, doc in docs:
             for entry in entries_of(doc, file, checks, records):
@@ -147,23 +150,10 @@ def read_file(path: Path) -> tuple[str, dict]:
     return file, doc
 
 
-def gather_records(docs) -> dict:
-    """name -> the fields of a known-bug record, from every file's `records`: a bug several entries (in any file)
-    diverge by is written once and named in their `diverges` (`record: NAME`, with the fields that differ)."""
-    records, where = {}, {}
-    for file, doc in docs:
-        for name, fields in doc.get("records", {}).items():
-            if name in where:
-                raise SpecError(file, None, f"records.{name}", f"duplicate record, first defined in {where[name]}")
-            if "record" in fields:
-                raise SpecError(file, None, f"records.{name}", "a record names no other record")
-            records[name], where[name] = fields, file
-    return records
-
-
 def entries_of(doc, file, checks=None, records=None) -> list[Entry]:
     defaults = doc.get("defaults", {})
-    return [_entry(raw, defaults, file, checks, records or {}) for raw in doc["entries"]]
+    records = registry.load() if records is None else records
+    return [_entry(raw, defaults, file, checks, records) for raw in doc["entries"]]
 
 
 def _entry(raw, defaults, file, checks, records) -> Entry:

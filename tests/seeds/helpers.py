@@ -34,6 +34,26 @@ def assert_no_grad(program, **tensors):
     assert not wrong, f"after `{program}`: expected .grad None for {', '.join(tensors)}; observed " + "; ".join(wrong)
 
 
+def grad_fn_name(x):
+    """The class name of x's grad_fn, None where it has none (a leaf, or a tensor out of the graph)."""
+    return None if x.grad_fn is None else type(x.grad_fn).__name__
+
+
+def assert_grad_fn(x, expected, program):
+    """x's grad_fn is of class `expected` (the name the article prints); a failure names the program."""
+    observed = grad_fn_name(x)
+    assert observed == expected, f"after `{program}`: expected grad_fn {expected}; observed {observed}"
+
+
+def attempt(call):
+    """(the result, None) when `call()` returns, (None, "RuntimeError: ...") when torch refuses it: a scenario
+    asserts on either with a message, so a refusal where a result was expected is a failure that says so."""
+    try:
+        return call(), None
+    except RuntimeError as e:
+        return None, f"RuntimeError: {e}"
+
+
 def memory(x):
     """Where a tensor's elements live: (storage's first byte, the tensor's first element), for failure messages."""
     return (untyped_storage(x).data_ptr(), x.data_ptr())

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from copysuite.run.storage import shares_storage
-from tests.seeds.helpers import CUDA_ONLY, DEVICES, assert_no_grad, close, t
+from tests.seeds.helpers import CUDA_ONLY, DEVICES, assert_grad_fn, assert_no_grad, attempt, close, t
 
 BASIC = "x, w, b = torch.tensor([2.]), torch.tensor([1.], requires_grad=True), torch.tensor([3.], requires_grad=True)"
 
@@ -19,6 +19,19 @@ BASIC = "x, w, b = torch.tensor([2.]), torch.tensor([1.], requires_grad=True), t
 def xwb(device):
     """The article's x, w and b on `device` (BASIC)."""
     return t([2.0], device), t([1.0], device, requires_grad=True), t([3.0], device, requires_grad=True)
+
+
+def write_into_a_cpu_copy(device):
+    """000: v = w.cpu() of a w on another device is a copy; v[0] = 7 leaves w at 1 and gives v the grad_fn
+    CopySlices, the write recorded over the copy. tests/seeds/test_faults.py runs it on the CPU with cpu() made to
+    copy as from a device, and shows each assertion failing under a fault."""
+    w = t([1.0], device, requires_grad=True)
+    v = w.cpu()
+    program = f"w = torch.tensor([1.], device={device!r}, requires_grad=True); v = w.cpu(); v[0] = 7."
+    assert v is not w and not shares_storage(v, w), f"`{program}`: expected v a copy of w in other memory"
+    v[0] = 7.0
+    close(w.detach(), t([1.0], device)), close(v.detach(), t([7.0]))
+    assert_grad_fn(v, "CopySlices", program)
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -99,13 +112,11 @@ class TestArticle000:
             assert z is not y and type(z.grad_fn).__name__ == "ToCopyBackward0"  # CopyBackwards in torch 1.9
 
     def test_cpu_copy_from_device_does_not_share(self, device):
-        w = t([1.0], device, requires_grad=True)
-        v = w.cpu()
-        if device == "cpu":
-            assert v is w
+        if device == "cpu":  # already on the CPU: cpu() returns the tensor itself (003), so no copy to write into
+            w = t([1.0], requires_grad=True)
+            assert w.cpu() is w
             return
-        v[0] = 7.0
-        close(w.detach(), t([1.0], device)), close(v.detach(), t([7.0]))
+        write_into_a_cpu_copy(device)
 
     def test_numpy_refusals(self, device):
         w = t([1.0], device, requires_grad=True)
@@ -225,3 +236,52 @@ def test_devices_do_not_mix_in_one_op_yet_backward_crosses_them():
     f.backward()
     close(w.grad, t([14.0], "cuda")), close(b.grad, t([7.0], "cuda")), close(v.grad, t([5.0]))
     assert w.grad.device.type == "cuda", f"{BASIC} on cuda; f = v * (x * w + b).cpu(); f.backward(): w.grad on {w.grad.device}"
+
+
+LAZY = {  # a tensor carrying each lazy bit, as code run by eval, so a message prints what ran (conj().imag: neg)
+    "conj": "torch.tensor([1 + 2j, 3 - 4j]).conj()", "neg": "torch.tensor([1 + 2j, 3 - 4j]).conj().imag"}
+KEY = {"conj": "Conjugate", "neg": "Negative"}
+
+
+@pytest.mark.parametrize("kw", ["", "requires_grad=True"])
+@pytest.mark.parametrize("bit", LAZY)
+def test_new_tensor_refusal_follows_the_receiver_not_the_data(bit, kw):
+    """TIPS2 quotes the docs: tensor.new_tensor(x) equals x.clone().detach() (with requires_grad=True, followed by
+    requires_grad_(True)). A lazy bit on the data is no obstacle, copied and resolved as clone().detach() does; on
+    the receiver it is: new_tensor takes the new tensor's options from the receiver's dispatch keys, where Conjugate
+    and Negative name no device (docs/upstream-reports/new_tensor_lazy_bits.py)."""
+    lazy = eval(LAZY[bit])
+    assert getattr(lazy, f"is_{bit}")(), f"{LAZY[bit]}: the input lacks the {bit} bit, so this proves nothing"
+    plain = torch.zeros(2, dtype=lazy.dtype)
+    setup = f"lazy = {LAZY[bit]}; plain = torch.zeros(2, dtype={lazy.dtype})"
+    kwargs = {"requires_grad": True} if kw else {}
+    with warnings.catch_warnings():  # new_tensor(tensor) warns that clone().detach() is recommended
+        warnings.simplefilter("ignore", UserWarning)
+        copied, refused = attempt(lambda: plain.new_tensor(lazy, **kwargs))
+        _, receiver_refused = attempt(lambda: lazy.new_tensor(plain, **kwargs))
+    program = f"{setup}; plain.new_tensor(lazy{', ' + kw if kw else ''})"
+    assert refused is None, f"`{program}`: expected a copy; observed {refused}"
+    close(copied.detach(), lazy.clone().detach())
+    got = (copied.is_conj(), copied.is_neg(), shares_storage(copied, lazy), copied.is_leaf, copied.requires_grad)
+    assert got == (False, False, False, True, bool(kw)), (
+        f"`{program}`: expected (is_conj, is_neg, shares_storage, is_leaf, requires_grad) = "
+        f"(False, False, False, True, {bool(kw)}); observed {got}")
+    program = f"{setup}; lazy.new_tensor(plain{', ' + kw if kw else ''})"
+    want = f"DispatchKey {KEY[bit]} doesn't correspond to a device"
+    assert receiver_refused is not None and want in receiver_refused, (
+        f"`{program}`: expected RuntimeError: {want}; observed {receiver_refused or 'a result'}")
+
+
+@pytest.mark.parametrize("device", [*DEVICES, "meta"])
+def test_new_tensor_takes_the_receivers_dtype_and_device(device):
+    """So tensor.new_tensor(x) equals x.clone().detach() only where tensor has x's dtype and device."""
+    receiver, x = torch.zeros((), dtype=torch.float64, device=device), t([1, 2], dtype=torch.int32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        y = receiver.new_tensor(x)
+    program = (f"torch.zeros((), dtype=torch.float64, device={device!r})"
+               ".new_tensor(torch.tensor([1, 2], dtype=torch.int32))")
+    assert (y.dtype, y.device.type) == (torch.float64, device), (
+        f"`{program}`: expected dtype torch.float64 on {device}; observed {y.dtype} on {y.device}")
+    if device != "meta":
+        close(y, t([1.0, 2.0], dtype=torch.float64))

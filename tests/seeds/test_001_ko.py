@@ -6,7 +6,7 @@ numbers honest.
 import pytest
 import torch
 
-from tests.seeds.helpers import assert_no_grad, close, t
+from tests.seeds.helpers import assert_no_grad, attempt, close, memory, t
 
 
 class TestArticle001:
@@ -16,6 +16,17 @@ class TestArticle001:
         a = t([0.0, 1.0], requires_grad=True)
         b = a.clone()
         assert b.requires_grad and type(b.grad_fn).__name__ == "CloneBackward0"
+
+    def test_under_no_grad_a_clone_keeps_no_history(self):
+        """clone() takes the history along only in grad mode: under no_grad the clone of a tensor that requires
+        grad is a new leaf that does not (the spec `clone` states it in every mode; this is the article's tensor)."""
+        a = t([0.0, 1.0], requires_grad=True)
+        with torch.no_grad():
+            b = a.clone()
+        got = (b.requires_grad, b.grad_fn, b.is_leaf)
+        assert got == (False, None, True), (
+            "a = torch.tensor([0., 1.], requires_grad=True); with torch.no_grad(): b = a.clone(): expected "
+            f"(requires_grad, grad_fn, is_leaf) = (False, None, True); observed {got}")
 
     def test_detach_keeps_dtype_and_drops_grad(self):
         a = t([0, 1])
@@ -40,6 +51,21 @@ class TestArticle001:
         a = t([0.0, 1.0], requires_grad=True)
         with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
             a[0] = 3
+
+    def test_under_no_grad_the_same_write_goes_through(self):
+        """The refusal above is grad mode's: under no_grad (as an optimizer's step, or test_000_ja's frozen weight)
+        the same write to the same leaf goes through, in place, and the tensor stays a leaf that requires grad."""
+        a = t([0.0, 1.0], requires_grad=True)
+        where, version = memory(a), a._version
+        program = "a = torch.tensor([0., 1.], requires_grad=True); with torch.no_grad(): a[0] = 3"
+        with torch.no_grad():
+            _, refused = attempt(lambda: a.__setitem__(0, 3))
+        assert refused is None, f"`{program}`: expected the write to go through; observed {refused}"
+        close(a.detach(), t([3.0, 1.0]))
+        got = (memory(a) == where, a._version > version, a.is_leaf, a.requires_grad)
+        assert got == (True, True, True, True), (
+            f"`{program}`: expected (same memory, version bumped, is_leaf, requires_grad) all True; "
+            f"observed {got}")
 
     def test_every_tensor_that_does_not_require_grad_is_a_leaf(self):
         a = t([1.0, 2.0])

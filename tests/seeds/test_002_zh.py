@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from copysuite.run.storage import shares_storage
-from tests.seeds.helpers import assert_no_grad, close, memory, t
+from tests.seeds.helpers import assert_no_grad, attempt, close, memory, t
 
 ALIASES = {  # the tensor the article's metadata changes act on, as code, and whether it requires grad
     "detach": ("x.detach()", False),
@@ -127,6 +127,22 @@ class TestArticle002:
         warned = [str(w.message) for w in caught]
         assert observed == expected and not warned, (
             f"`{program}`: expected {expected} and no warning; observed {observed}, warnings {warned}")
+
+    @pytest.mark.parametrize("change", ["resize_", "resize_as_"])
+    def test_only_inference_mode_lets_a_clone_that_requires_grad_be_resized(self, change):
+        """The refusal above is autograd's resize kernel (VariableTypeManual.cpp): no_grad still runs it, so a clone
+        that requires grad is refused there too; inference_mode skips it, and the same clone is resized."""
+        call, shape = CHANGES[change]
+        for mode, expected in ((torch.no_grad, RESIZE_REFUSAL), (torch.inference_mode, f"allowed, d.shape {shape}")):
+            program = f"x = torch.ones(2, 3, requires_grad=True); d = x.clone(); with torch.{mode.__name__}(): {call}"
+            d = torch.ones(2, 3, requires_grad=True).clone()
+            with mode():
+                _, refused = attempt(lambda d=d: eval(call, {"torch": torch, "d": d}))  # the text is the code
+            observed = (RESIZE_REFUSAL if refused and "cannot resize variables that require grad" in refused
+                        else refused or f"allowed, d.shape {tuple(d.shape)}")
+            assert observed == expected and d.requires_grad, (
+                f"`{program}`: expected {expected}, d still requiring grad; observed {observed}, "
+                f"d.requires_grad {d.requires_grad}")
 
     def test_data_hides_in_place_change_detach_reports_it(self):
         a = t([1.0, 2.0], requires_grad=True)

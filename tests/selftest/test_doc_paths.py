@@ -5,7 +5,8 @@ benchmarks/ and tools/ (with the comments of tools/*.sh). docs/notes.md is left 
 and history names files that were removed since (it says so where it does).
 
 What counts as a path: a word that starts with one of the repository's top-level folders and a slash (TOPS), not
-inside a longer path or an address (`pytorch/docs/...` is torch's, not ours); trailing punctuation is dropped. Then:
+inside a longer path or an address (`pytorch/docs/...` is torch's, not ours); trailing punctuation and Markdown's
+bold are dropped. Then:
 - `{a,b}` stands for each alternative, each checked;
 - a glob (`*`, `?`, `[...]`) must match at least one path;
 - a placeholder, `<name>` or one of PLACEHOLDERS in capitals (`results/surface/torch-VERSION.json`), stands for any
@@ -38,11 +39,8 @@ def committed_outputs(root: Path) -> tuple:
     return tuple(line[1:] for line in lines if line.startswith("!" + OUTPUTS) and line.endswith("/"))
 
 PENDING = {
-    # the known-bug registry and the drafts command (issue 38), which docs/developing.md's map already describes
-    "copysuite/known/": "the known-bug registry's branch",
-    "copysuite/known/registry.py": "the known-bug registry's branch",
-    "copysuite/known/drafts.py": "the known-bug registry's branch",
-    "specs/known/*.yaml": "the known-bug registry's branch",
+    # the drafts command (issue 38), which docs/developing.md's map already describes
+    "copysuite/known/drafts.py": "the drafts branch",
 }
 
 _TOP = "|".join(re.escape(t) for t in TOPS)
@@ -54,7 +52,7 @@ def named(text: str):
     """(line offset, path) of every path named in `text`, as written less trailing punctuation."""
     for number, line in enumerate(text.splitlines()):
         for match in PATH.finditer(line):
-            path = match.group(1).rstrip(".,:;")
+            path = match.group(1).rstrip(".,:;").removesuffix("**").rstrip(".,:;")   # Markdown's bold ends with **
             while path.endswith((")", "]")) and path.count(path[-1]) > path.count("(" if path[-1] == ")" else "["):
                 path = path[:-1].rstrip(".,:;")
             yield number, path
@@ -163,4 +161,6 @@ def test_what_counts_as_a_path():
     text = ("an address https://github.com/pytorch/pytorch/blob/main/docs/source/x.md, torch's torch/_dynamo/exc.py, "
             "a module copysuite.run.storage, and (docs/using.md). Then results/gpu/<gpu>-torch<version>/ ends it.")
     assert [p for _, p in named(text)] == ["docs/using.md", "results/gpu/<gpu>-torch<version>/"]
+    assert [p for _, p in named("the page **docs/reports/known.md**, every **specs/*.yaml**.")] == [
+        "docs/reports/known.md", "specs/*.yaml"]
     assert expanded("docs/reports/matrix.{md,html}") == ["docs/reports/matrix.md", "docs/reports/matrix.html"]

@@ -109,3 +109,13 @@ def test_strategies_imported_by_the_package_name():
 @pytest.mark.parametrize("folder", sorted(p.parent.name for p in (ROOT / "copysuite").glob("*/__init__.py")))
 def test_every_package_folder_says_what_it_is(folder):
     assert ast.get_docstring(ast.parse((ROOT / "copysuite" / folder / "__init__.py").read_text())), folder
+
+
+def test_every_package_folder_is_installed():
+    """`pip install .` installs the packages pyproject.toml lists, no more: a folder missing there is missing
+    installed."""
+    import re   # tomllib is 3.11+, and torch 1.13.1 runs on 3.10
+    block = re.search(r"^packages = \[(.*?)\]", (ROOT / "pyproject.toml").read_text(), re.S | re.M)[1]
+    listed = set(re.findall(r'"([\w.]+)"', block))
+    folders = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "copysuite").rglob("__init__.py")}
+    assert folders - listed == set(), f"package folders pyproject.toml does not install: {sorted(folders - listed)}"

@@ -154,12 +154,12 @@ def test_the_outcome_schema_knows_every_failure_kind():
     assert tuple(failure["properties"]["kind"]["enum"]) == FAILURE_KINDS
 
 
-@pytest.mark.parametrize("command", ["gate", "matrix", "changelog"])
+@pytest.mark.parametrize("command", ["gate", "matrix", "changelog", "known"])
 def test_report_tools_run_without_torch(tmp_path, command):
     """`import torch` fails in these processes: the tools must not need it (they run where torch is absent)."""
     a, b = write(tmp_path, "a.json", doc("2.10.0", HELD)), write(tmp_path, "b.json", doc("2.12.1", HELD))
     args = {"gate": [a, b], "matrix": [str(tmp_path), "--markdown", str(tmp_path / "m.md")],
-            "changelog": ["--output", str(tmp_path / "c.md")]}[command]
+            "changelog": ["--output", str(tmp_path / "c.md")], "known": ["--output", str(tmp_path / "k.md")]}[command]
     proc = subprocess.run([sys.executable, "-c", NO_TORCH, command, *args], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -175,6 +175,23 @@ def test_the_change_log_lists_a_backends_device_from_the_release_that_supports_i
     section = (tmp_path / "c.md").read_text().split("## torch 2.8")[1].split("\n## torch")[0]
     line = next(line for line in section.splitlines() if "`compile.inductor.dynamic` on `meta`" in line)
     assert "checked from this release" in line and "issue 144607" in line and "PR 150137" in line
+
+
+def test_the_change_log_says_where_a_record_ends_with_its_fix(tmp_path):
+    """A registry record with an upper bound is listed as fixed at that release, with its fix and what it explains."""
+    from copysuite.known import registry
+    from copysuite.report.changelog import main
+    record = next(r for r in registry.load().values() if r.fixed_by and r.torch.startswith("<"))
+    main(["--output", str(tmp_path / "c.md")])
+    section = (tmp_path / "c.md").read_text().split(f"## torch {r_release(record.torch)}")[1].split("\n## torch")[0]
+    line = next(line for line in section.splitlines() if f"`{record.name}`" in line)
+    assert "no longer, from this release" in line and record.fixed_by in line and "explains" in line
+
+
+def r_release(torch_range: str) -> str:
+    """The release a `<X` range ends at, as the change log heads it."""
+    from packaging.version import Version
+    return str(Version(torch_range.lstrip("<")))
 
 
 def test_a_repeat_ignores_memory_addresses_but_not_outcomes():

@@ -8,6 +8,7 @@ from copysuite.judge.checks import REGISTRY
 from copysuite.plan.cells import plan_cells
 from copysuite.plugin.command import main as copysuite_run
 from copysuite.strategies.space import EXECUTIONS
+from copysuite.known import registry
 from copysuite.spec.load import SPEC_DIR, SPEC_SCHEMA, SpecError, load_specs
 
 GOOD = """
@@ -29,13 +30,8 @@ def gated(*gates):
     return GOOD.replace("{shares_storage: false}", f"\n      shares_storage:\n        versions:{lines}")
 
 
-RECORDS = """records:
-  bug:
-    executions: [compile.aot_eager]
-    torch: ">=2.0"
-    observed: "boom"
-    evidence: https://github.com/pytorch/pytorch/issues/1
-"""
+# a record of the registry (specs/known/) with no default expectations: an entry naming it must say which it breaks
+RECORD = "meta_fake_tensor_rewrap"
 
 
 MALFORMED = {
@@ -110,12 +106,13 @@ MALFORMED = {
     # ---- known-bug records named across files ----
     "unknown_record": (GOOD + "    diverges: [{record: nope, expect: [shares_storage]}]\n", "op", "diverges[0].record",
                        "no record named 'nope'"),
-    "record_missing_fields": (RECORDS + GOOD + "    diverges: [{record: bug}]\n", "op", "diverges[0]",
+    "record_missing_fields": (GOOD + f"    diverges: [{{record: {RECORD}}}]\n", "op", "diverges[0]",
                               "['expect'] missing"),
-    "record_names_a_record": (RECORDS.replace("    torch:", "    record: other\n    torch:") + GOOD, None,
-                              "records.bug", "names no other record"),
-    "divergence_without_record_or_fields": (GOOD + "    diverges: [{expect: [shares_storage]}]\n", "op",
-                                            "diverges.0", "is not valid under any of the given schemas"),
+    "divergence_without_record": (GOOD + "    diverges: [{expect: [shares_storage]}]\n", "op", "diverges.0",
+                                  "'record' is a required property"),
+    "divergence_with_its_own_evidence": (GOOD + f"    diverges: [{{record: {RECORD}, expect: [shares_storage], "
+                                         "evidence: 'https://github.com/pytorch/pytorch/issues/1'}]\n", "op",
+                                         "diverges.0", "unknown key"),
     "raises_of_an_input": (program("result = a", "    inputs: {a: source}\n").replace(
         "{shares_storage: false}", "{'raises[a]': null}"), "op", "expect.raises[a]", "about the call"),
 }
@@ -144,19 +141,13 @@ def test_malformed_spec_is_reported_precisely(tmp_path, name):
     assert str(err).startswith(str(tmp_path / "bad.yaml"))
 
 
-def test_a_record_of_one_file_is_named_in_another_and_fields_given_there_win(tmp_path):
-    (tmp_path / "a.yaml").write_text(RECORDS + GOOD.replace("{id}", "first"))
-    (tmp_path / "b.yaml").write_text(GOOD.replace("{id}", "second") + "    diverges: [{record: bug, expect: "
-                                     "[shares_storage], torch: '>=2.4'}]\n")
-    (d,) = {e.id: e for e in load(tmp_path).entries}["second"].diverges
-    assert (d.executions, d.torch, d.keys, d.observed) == (("compile.aot_eager",), ">=2.4", ("shares_storage",), "boom")
-
-
-def test_a_record_is_defined_once(tmp_path):
-    for name in "ab":
-        (tmp_path / f"{name}.yaml").write_text(RECORDS + GOOD.replace("{id}", name))
-    with pytest.raises(SpecError, match="duplicate record, first defined in .*a.yaml"):
-        load(tmp_path)
+def test_an_entry_names_a_registry_record_and_the_fields_it_gives_win(tmp_path):
+    (tmp_path / "a.yaml").write_text(GOOD.replace("{id}", "first") + f"    diverges: [{{record: {RECORD}, expect: "
+                                     "[shares_storage], torch: '<2.2'}]\n")
+    (d,) = load(tmp_path).entries[0].diverges
+    record = registry.load()[RECORD]
+    assert (d.record, d.executions, d.torch, d.keys) == (RECORD, record.executions, "<2.2", ("shares_storage",))
+    assert (d.observed, d.evidence, d.devices) == (record.observed, record.evidence, record.devices)
 
 
 def test_a_program_with_two_aliased_inputs_loads(tmp_path):
@@ -208,12 +199,11 @@ def test_schema_knows_exactly_the_registered_checks():
 
 
 def test_schema_knows_exactly_the_executions():
-    """The `executions` of `applies` and the non-eager ones a divergence names are
+    """The `executions` of `applies` and those a divergence names, and the registry's, are
     copysuite.strategies.space.EXECUTIONS."""
-    defs = SPEC_SCHEMA["$defs"]
-    found = [tuple(node["items"]["enum"]) for node in _find(defs, "executions")]
-    assert found and all(set(e) <= set(EXECUTIONS) for e in found), found
-    assert set(EXECUTIONS) in [set(e) for e in found] and set(EXECUTIONS) - {"eager"} in [set(e) for e in found]
+    found = [tuple(node["items"]["enum"]) for node in _find(SPEC_SCHEMA["$defs"], "executions")]
+    assert found and all(set(e) == set(EXECUTIONS) for e in found), found
+    assert set(registry.SCHEMA["$defs"]["executions"]["items"]["enum"]) == set(EXECUTIONS)
 
 
 def _find(node, key):

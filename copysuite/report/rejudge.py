@@ -1,0 +1,62 @@
+"""Re-judge outcome files with today's specs and known-bug registry (imports no torch): a cell that failed in a run made
+before the record that explains it was written is a divergence now, so a failed cell in a report always means new
+and untriaged.
+
+A spec cell is explained by a divergence of its entry (a `diverges` item naming a registry record) that covers the
+cell's check, execution, device and release and whose observed pattern matches the failure's observed value and
+detail, exactly as the run would have judged it (copysuite.spec.divergences.Divergence). A surface cell is explained by
+a registry record's surface item naming the cell, its execution and release, with the failing clause. The re-judged
+cell keeps what the run observed and says which record explains it (`rejudged`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from packaging.version import Version
+
+from copysuite.known import registry
+from copysuite.spec.load import load_specs
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What a Divergence matches: the failure's observed value and detail (copysuite.judge.failures names them)."""
+    observed: object
+    detail: str
+
+
+def release(version: str) -> Version:
+    return Version(Version(version).base_version)
+
+
+class Judge:
+    """Today's specs and registry, loaded once."""
+
+    def __init__(self, entries=None, records=None):
+        self.entries = {e.id: e for e in (entries if entries is not None else load_specs().entries)}
+        self.records = records if records is not None else registry.load()
+
+    def explain(self, cell: dict, version: str) -> str | None:
+        """The name of the record that explains this failed cell on this torch release, or None."""
+        failure = cell.get("failure") or {}
+        if cell["entry"].startswith("surface."):
+            clause = failure.get("check", cell["check"])
+            return next((r.name for r in self.records.values() for item in r.surface
+                         if item.clause == clause and item.applies(cell["entry"], cell["execution"], version)), None)
+        entry = self.entries.get(cell["entry"])
+        if entry is None:
+            return None
+        seen = Observed(failure.get("observed"), failure.get("detail") or "")
+        return next((d.record for d in entry.diverges
+                     if d.covers(cell["check"], cell["execution"], release(version), cell["device"])
+                     and d.matches(seen)), None)
+
+    def rejudge(self, doc: dict) -> tuple[dict, int]:
+        """The document with every failed cell that a record explains now turned diverged; and how many were."""
+        cells, turned = [], 0
+        for cell in doc["cells"]:
+            name = self.explain(cell, doc["torch"]) if cell["outcome"] == "failed" else None
+            if name:
+                cell, turned = {**cell, "outcome": "diverged", "rejudged": name}, turned + 1
+            cells.append(cell)
+        return {**doc, "cells": cells}, turned

@@ -1,0 +1,52 @@
+"""Re-judging outcome files with today's registry (copysuite.report.rejudge): a failed cell turns diverged only where a
+divergence of its entry covers the cell's check, execution, device and release and matches what the run observed."""
+from packaging.specifiers import SpecifierSet
+
+from copysuite.report.rejudge import Judge
+from copysuite.spec.load import load_specs
+
+RELEASES = ("1.13.1", "2.0.1", "2.2.2", "2.4.1", "2.6.0", "2.8.0", "2.10.0", "2.12.1", "2.13.0", "2.14.1")
+OBSERVED = {"Cannot set version_counter for inference tensor": "RuntimeError: Cannot set version_counter for "
+            "inference tensor"}
+
+
+def a_divergence():
+    """A spec entry with a divergence whose observed pattern is a plain message, and a release inside and outside it."""
+    for entry in load_specs().entries:
+        for d in entry.diverges:
+            if d.observed in OBSERVED:
+                inside = [v for v in RELEASES if v in SpecifierSet(d.torch)]
+                outside = [v for v in RELEASES if v not in SpecifierSet(d.torch)]
+                return entry, d, inside[0], outside[0]
+    raise AssertionError(f"no divergence observes one of {list(OBSERVED)}: update this test's OBSERVED")
+
+
+def cell(entry, d, observed):
+    return {"id": "x", "entry": entry.id, "check": d.keys[0], "device": d.devices[0], "execution": d.executions[0],
+            "outcome": "failed", "failure": {"observed": observed, "detail": ""}}
+
+
+def test_a_failure_a_record_explains_turns_diverged_and_names_it():
+    entry, d, inside, _ = a_divergence()
+    doc, turned = Judge().rejudge({"torch": inside, "cells": [cell(entry, d, OBSERVED[d.observed])]})
+    assert turned == 1
+    assert doc["cells"][0]["outcome"] == "diverged" and doc["cells"][0]["rejudged"] == d.record
+
+
+def test_another_failure_of_the_same_cell_stays_failed():
+    entry, d, inside, _ = a_divergence()
+    doc, turned = Judge().rejudge({"torch": inside, "cells": [cell(entry, d, "something else entirely")]})
+    assert (turned, doc["cells"][0]["outcome"]) == (0, "failed")
+
+
+def test_a_release_outside_the_record_stays_failed():
+    entry, d, _, outside = a_divergence()
+    doc, turned = Judge().rejudge({"torch": outside, "cells": [cell(entry, d, OBSERVED[d.observed])]})
+    assert (turned, doc["cells"][0]["outcome"]) == (0, "failed")
+
+
+def test_a_held_cell_is_left_alone():
+    entry, d, inside, _ = a_divergence()
+    held = {**cell(entry, d, None), "outcome": "passed"}
+    doc, turned = Judge().rejudge({"torch": inside, "cells": [held]})
+    assert (turned, doc["cells"]) == (0, [held])
