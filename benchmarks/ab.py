@@ -201,7 +201,8 @@ def markdown(verdicts, threshold, header: str, retimed=(), regressions=None, sui
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks ab", description=__doc__.splitlines()[0], allow_abbrev=False)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks ab", description=__doc__.splitlines()[0],
+                                     allow_abbrev=False)
     parser.add_argument("--base", required=True, help="python of the current environment")
     parser.add_argument("--candidate", required=True, help="python of the candidate environment")
     parser.add_argument("--pairs", type=int, default=6, help="process pairs (default 6, at most 11)")

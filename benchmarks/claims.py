@@ -126,7 +126,8 @@ def speed_section(ab_docs: list[dict], rows=()) -> list[str]:
             needs = " or ".join(d.upper() for d in claim.devices)
             out += [f"{claim.key}: {claim.text}. **Not judged: needs {needs} data** (paired timings: "
                     f"`python -m benchmarks.claims_ab --device {claim.devices[0]}`"
-                    + (f"; {claim.why_devices}" if claim.why_devices else "") + ")."] + one_run_ratios(claim, rows) + [""]
+                    + (f"; {claim.why_devices}" if claim.why_devices else "") + ")."]
+            out += one_run_ratios(claim, rows) + [""]
     for doc in ab_docs:
         out += [f"### torch {doc['torch']}, {doc['device']} ({doc['processes']} processes, sizes "
                 + ", ".join(f"2**{e}" for e in doc["exponents"]) + ")", ""]

@@ -2,12 +2,12 @@
 paired timings of the seed articles' idioms, for judging their speed claims (benchmarks/claims.py; the report
 reads them with `--claims-ab`). Opt-in, not part of CI or of `python -m benchmarks`.
 
-The speed gate's pairing (benchmarks/ab.py), within one torch: --processes fresh processes, one after another,
-each with the gate's fixed malloc thresholds; in each, every idiom of the claims is timed at each size in turn, round
-by round (the order rotating and reversing from round to round), and keeps its fastest round. The idioms a claim
-compares are thus timed milliseconds apart in the same process, and a drift of the host or a process's own speed moves
-them alike; benchmarks/claims.py judges each ratio over the processes with the gate's Student's t interval. One intra-op thread
-on the CPU (the gate's setting); on CUDA every call is synchronized, as in benchmarks/timing.py.
+The speed gate's pairing (benchmarks/ab.py), within one torch: --processes fresh processes, one after another, each with
+the gate's fixed malloc thresholds; in each, every idiom of the claims is timed at each size in turn, round by round
+(the order rotating and reversing from round to round), and keeps its fastest round. The idioms a claim compares are
+thus timed milliseconds apart in the same process, and a drift of the host or a process's own speed moves them alike;
+benchmarks/claims.py judges each ratio over the processes with the gate's Student's t interval. One intra-op thread on
+the CPU (the gate's setting); on CUDA every call is synchronized, as in benchmarks/timing.py.
 """
 from __future__ import annotations
 

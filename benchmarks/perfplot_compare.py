@@ -6,9 +6,9 @@ runs agree (each perfplot run in a fresh process too).
     .venv/bin/pip install -r requirements-bench.txt     # perfplot is listed there for this script only
     .venv/bin/python -m benchmarks.perfplot_compare [--out results/bench/perfplot]
 
-What it shows: whether our grid takes no more wall time than perfplot needs for it, and whether our medians agree
-within 5% between two runs for sizes of 64 KiB and more (float32: 2**14 elements). perfplot's own two runs (its minimum, a fresh
-process each) are shown beside ours as the machine's reference; docs/benchmarks.md has what limits both.
+What it shows: whether our grid takes no more wall time than perfplot needs for it, and whether our medians agree within
+5% between two runs for sizes of 64 KiB and more (float32: 2**14 elements). perfplot's own two runs (its minimum, a
+fresh process each) are shown beside ours as the machine's reference; docs/benchmarks.md has what limits both.
 """
 from __future__ import annotations
 
@@ -45,7 +45,8 @@ def perfplot_grid(json_path: Path):
 def run_perfplot(json_path: Path) -> tuple[float, dict]:
     """perfplot in a fresh process, like each of our runs: (the process's wall time, what perfplot_grid wrote)."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "benchmarks.perfplot_compare", f"--perfplot-json={json_path}"], cwd=ROOT, check=True)
+    subprocess.run([sys.executable, "-m", "benchmarks.perfplot_compare", f"--perfplot-json={json_path}"], cwd=ROOT,
+                   check=True)
     return time.perf_counter() - start, json.loads(json_path.read_text())
 
 
@@ -81,8 +82,10 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     print(f"load average before: {os.getloadavg()}")
     # alternately, perfplot then ours, twice: a drift of the host moves both sides of a pair
-    (pp_wall, pp), wall1 = run_perfplot(out / "perfplot1.json"), run_ours(out / "ours1.json", args.processes, args.max_time)
-    (pp_wall2, pp2), wall2 = run_perfplot(out / "perfplot2.json"), run_ours(out / "ours2.json", args.processes, args.max_time)
+    (pp_wall, pp), wall1 = run_perfplot(out / "perfplot1.json"), run_ours(out / "ours1.json", args.processes,
+                                                                          args.max_time)
+    (pp_wall2, pp2), wall2 = run_perfplot(out / "perfplot2.json"), run_ours(out / "ours2.json", args.processes,
+                                                                            args.max_time)
     perfplot_wall, perfplot_wall2, walls = pp["bench_s"], pp2["bench_s"], [wall1, wall2]
     print(f"load average after: {os.getloadavg()}")
     print(f"perfplot, two fresh processes: perfplot.bench {perfplot_wall:.1f} s and {perfplot_wall2:.1f} s "

@@ -29,7 +29,7 @@ BANDWIDTH_MIN_EXP = 20
 
 # ---- loading ---------------------------------------------------------------------------------------------------------
 def load(paths) -> list[dict]:
-    """Every benchmark as a flat record: torch version, device, kind, op, dtype, exp, median (s), extra_info."""
+    """Every benchmark as a flat row: torch version, device, kind, op, dtype, exp, median (s), extra_info."""
     rows = []
     for path in paths:
         doc = json.loads(Path(path).read_text())
@@ -110,8 +110,9 @@ def write_charts(rows, out: Path) -> list[Path]:
         for (dtype,), by_dtype in split(spec, "dtype").items():
             memcpy = [r for r in by_dtype if r["bench"] == "memcpy"]
             for (spec_file,), grp in split([r for r in by_dtype if r["bench"] == "spec"], "spec_file").items():
+                name = f"{slug(torch_v)}-{device}-{dtype}-{slug(Path(spec_file).stem)}.png"
                 paths.append(chart(grp + memcpy, f"{spec_file} ({dtype}) - torch {torch_v}, {device}",
-                                   out / "charts" / f"{slug(torch_v)}-{device}-{dtype}-{slug(Path(spec_file).stem)}.png"))
+                                   out / "charts" / name))
     return paths
 
 

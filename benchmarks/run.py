@@ -83,8 +83,8 @@ def run_processes(commands: list[list[str]], parts: list[Path], tmp: Path) -> li
     procs, logs = [], [tmp / f"log{k}" for k in range(len(commands))]
     for k, (cmd, log) in enumerate(zip(commands, logs)):
         turn = {turns.ENV: turns.Turn(tmp, k, len(commands)).encode()}
-        print(f"[bench_run] process {k + 1}/{len(commands)}: "
-              f"{' '.join(f'{name}={value}' for name, value in {**PLUGIN_ENV, **turn}.items())} {shlex.join(cmd)}", flush=True)
+        variables = " ".join(f"{name}={value}" for name, value in {**PLUGIN_ENV, **turn}.items())
+        print(f"[bench_run] process {k + 1}/{len(commands)}: {variables} {shlex.join(cmd)}", flush=True)
         env = {**os.environ, **PLUGIN_ENV, **turn}
         with open(log, "w") as out:
             procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT))

@@ -11,8 +11,8 @@
                (tools/gpu.sh; docs/gpu.md)
     fuzz       generated programs, eager against one execution (docs/fuzz.md)
 
-`gate`, `matrix`, `changelog` and `known` never import torch: they run where torch is absent. The tooling that works only
-from a checkout is not a command here: benchmarks and the speed gate (`python -m benchmarks`), fault injection
+`gate`, `matrix`, `changelog` and `known` never import torch: they run where torch is absent. The tooling that works
+only from a checkout is not a command here: benchmarks and the speed gate (`python -m benchmarks`), fault injection
 (`python -m tests.faults report`).
 """
 from __future__ import annotations

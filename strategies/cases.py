@@ -14,7 +14,15 @@ import torch
 from hypothesis import reject, strategies as st
 from hypothesis.extra import numpy as hnp
 
-from copysuite.strategies.space import DTYPE_GROUPS, GRAD_KINDS, MODES, affected_dims, bit_fits, kind_fits, placement_fits
+from copysuite.strategies.space import (
+    DTYPE_GROUPS,
+    GRAD_KINDS,
+    MODES,
+    affected_dims,
+    bit_fits,
+    kind_fits,
+    placement_fits,
+)
 
 MODE_CONTEXT = {"enabled": None, "no_grad": "torch.no_grad()", "inference_mode": "torch.inference_mode()"}
 MODE_MANAGER = {"enabled": None, "no_grad": torch.no_grad, "inference_mode": torch.inference_mode}
@@ -128,8 +136,8 @@ class Case:
 
     def describe(self) -> str:
         return (f"dtype={self.dtype} shape={self.shape} stride={self.stride} offset={self.offset} "
-                f"placement={self.placement} bit={self.bit} kind={self.kind} device={self.device} grad_mode={self.mode} "
-                f"execution={self.execution}")
+                f"placement={self.placement} bit={self.bit} kind={self.kind} device={self.device} "
+                f"grad_mode={self.mode} execution={self.execution}")
 
     def __repr__(self) -> str:  # what Hypothesis prints as the falsifying example
         return f"Case<{self.describe()}>"
@@ -142,7 +150,7 @@ class Case:
 
 @functools.lru_cache(maxsize=64)
 def _compiled(code: str):
-    """A case is built once per check that needs an execution of its own: compile its code once."""
+    """A case is built once per check that needs a run of its own: compile its code once."""
     return compile(code, "<case>", "exec")
 
 

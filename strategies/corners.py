@@ -44,8 +44,8 @@ def _corner_candidates(kind, mode, i, *, dtypes, placements, bits, device, min_n
                         continue
                     dims = affected_dims(shape, placement)
                     base_numel, stride, offset = geometry(shape, placement, dims[-1] if dims else 0)
-                    yield Case(bit=bit, dtype=dtype, shape=shape, placement=placement, kind=kind, mode=mode, device=device,
-                               base_numel=base_numel, stride=stride, offset=offset,
+                    yield Case(bit=bit, dtype=dtype, shape=shape, placement=placement, kind=kind, mode=mode,
+                               device=device, base_numel=base_numel, stride=stride, offset=offset,
                                values=_corner_values(dtype, base_numel), execution=execution)
 
 

@@ -159,7 +159,8 @@ def untangled(program: Program) -> Program:
 def run(program: Program, execution: str, caches: str = "off") -> Run:
     """The program eagerly and under `execution`, each observed in full."""
     if {"set_", "data_assign"} & set(program.ops) and program.wraps_subclass:
-        raise InvalidInputs(f"set_() or `.data =` onto a wrapper subclass's storage crashes the process eagerly: {CRASH}")
+        raise InvalidInputs(f"set_() or `.data =` onto a wrapper subclass's storage crashes the process eagerly: "
+                            f"{CRASH}")
     with warnings.catch_warnings(), _quiet():
         warnings.simplefilter("ignore")
         warm = []

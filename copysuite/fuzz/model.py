@@ -33,7 +33,7 @@ AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "co
 RULES = (
     Rule("both_raise", "when eager raises, the execution must raise too, but may re-raise it as a class of its "
          "own that is an instance of eager's (dynamo's TorchRuntimeError is a RuntimeError: a caller's `except "
-         "RuntimeError` catches both; docs/spec-format.md)", "torch/_dynamo/exc.py (TorchRuntimeError)"),
+         "RuntimeError` catches both; docs/writing-specs.md, Executions)", "torch/_dynamo/exc.py (TorchRuntimeError)"),
     Rule("intermediate_base_not_a_view", "an output that is a view of an intermediate (neither an input nor another "
          "output, possibly the base of another output too) comes back from AOTAutograd as a tensor of its own, not "
          "a view: where no other output aliases it, or where it or its base does not require grad, the aliasing is "
@@ -45,7 +45,8 @@ RULES = (
          "c10/core/Contiguity.h, _compute_contiguous (size-1 dims are skipped)"),
     Rule("no_derivative_fails_at_compile", "AOTAutograd traces the backward when it compiles: an op with no "
          "derivative (set_ on a tensor that requires grad) fails the compiled call, where eager fails at backward",
-         "torch/_functorch/_aot_autograd/graph_capture_wrappers.py, create_joint (the forward and backward are traced together when compiling)"),
+         "torch/_functorch/_aot_autograd/graph_capture_wrappers.py, create_joint (the forward and backward are traced "
+         "together when compiling)"),
     Rule("outputs_are_siblings", "the compiled region is one autograd node (AOTAutograd's CompiledFunction, a "
          "torch.autograd.Function): its outputs are siblings, so autograd.grad of one output with respect to another "
          "that is not its view finds no path (None) where eager's graph went through it",

@@ -45,8 +45,8 @@ def steps(workers: int) -> list[Step]:
     return out
 
 
-def allowance(plan: list[Step], index: int, left_s: float) -> int:
+def allowance(steps: list[Step], index: int, left_s: float) -> int:
     """The seconds step `index` may run when `left_s` remain: all of it but the floors of the steps after it (the
     last step takes what is left), never less than its own floor."""
-    later = sum(s.floor_s for s in plan[index + 1:])
-    return max(plan[index].floor_s, int(left_s - later))
+    later = sum(s.floor_s for s in steps[index + 1:])
+    return max(steps[index].floor_s, int(left_s - later))

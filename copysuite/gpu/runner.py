@@ -46,7 +46,7 @@ def run_name(env: dict) -> str:
 
 
 def run_step(step, python, folder: Path, allowed_s: int, grace_s: float = GRACE_S) -> dict:
-    """Run one step with its log beside it; SIGINT at `allowed_s`, SIGKILL after the grace. Its record for run.json."""
+    """Run one step with its log beside it; SIGINT at `allowed_s`, SIGKILL after the grace. Its summary for run.json."""
     start = time.monotonic()
     with open(folder / f"{step.name}.log", "w") as log:
         # the step's last argument is the file it writes: given here inside the run's folder
@@ -64,12 +64,12 @@ def run_step(step, python, folder: Path, allowed_s: int, grace_s: float = GRACE_
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
     wrote = (folder / step.writes).is_file()
-    record = {"name": step.name, "command": " ".join(["python", *step.argv]), "allowed_s": allowed_s,
+    summary = {"name": step.name, "command": " ".join(["python", *step.argv]), "allowed_s": allowed_s,
               "seconds": round(time.monotonic() - start, 1), "exit": proc.returncode, "wrote": wrote}
     if cut:
-        record["partial"] = (f"stopped at its time budget ({allowed_s} s)" if wrote else
+        summary["partial"] = (f"stopped at its time budget ({allowed_s} s)" if wrote else
                              f"stopped at its time budget ({allowed_s} s) before writing its results")
-    return record
+    return summary
 
 
 def compress(folder: Path) -> list[str]:
@@ -123,17 +123,17 @@ def main(argv=None) -> int:
                       # inductor otherwise starts a pool of one compile process per core in every xdist worker:
                       # 16 workers x 16 processes, each importing torch, exhaust a GPU machine's memory
                       TORCHINDUCTOR_COMPILE_THREADS=os.environ.get("TORCHINDUCTOR_COMPILE_THREADS", "1"))
-    records, start = [], time.monotonic()
+    summaries, start = [], time.monotonic()
     for i, step in enumerate(steps):
         share = plan.allowance(steps, i, args.budget - (time.monotonic() - start))
-        records.append(run_step(step, sys.executable, folder, share))
-        print(f"{step.name}: exit {records[-1]['exit']} in {records[-1]['seconds']} s"
-              + (f" (partial: {records[-1]['partial']})" if "partial" in records[-1] else ""), flush=True)
+        summaries.append(run_step(step, sys.executable, folder, share))
+        print(f"{step.name}: exit {summaries[-1]['exit']} in {summaries[-1]['seconds']} s"
+              + (f" (partial: {summaries[-1]['partial']})" if "partial" in summaries[-1] else ""), flush=True)
     files = compress(folder)
-    partial = {s.execution: r["partial"] for s, r in zip(steps, records) if "partial" in r and s.execution}
+    partial = {s.execution: r["partial"] for s, r in zip(steps, summaries) if "partial" in r and s.execution}
     source.write(folder, {"format": source.FORMAT, "run": folder.name, "commit": env.pop("commit"),
                           "machine": f"{env['cuda_device']}, {env['cores']} cores", "environment": env,
-                          "partial": partial, "steps": records, "files": files})
+                          "partial": partial, "steps": summaries, "files": files})
     print(f"wrote {folder} ({len(files)} result files, {round(time.monotonic() - start)} s); the matrix reads it: "
           f"python -m copysuite matrix results/matrix results/gpu --markdown ...")
-    return 1 if any(r["exit"] not in (0, 1) or "partial" in r for r in records) else 0
+    return 1 if any(r["exit"] not in (0, 1) or "partial" in r for r in summaries) else 0

@@ -39,6 +39,14 @@ def group_key(cell) -> tuple:
     return (cell.entry.id, cell.device, cell.execution, tuple(cell.space()["kinds"]), cell.draws_apart)
 
 
+def apart(test, key: str):
+    """The Hypothesis test `test`, its examples kept apart under `key` in Hypothesis' example database (and its
+    derandomized seed): a group run and a cell's own run each replay only their own. The one place that touches
+    Hypothesis' internal attribute for it."""
+    test._hypothesis_internal_add_digest = key.encode()
+    return test
+
+
 @dataclass
 class Exploration:
     failed: dict = field(default_factory=dict)   # {cell id: (case, the exception its first failing case raised)}
@@ -73,9 +81,7 @@ def explore(cells, *, statistics: bool = False) -> Exploration:
         note_input(case)
         judge_case(case)
 
-    each = settings(max_examples=examples_for(first))(each)
-    # keep each group's examples apart in Hypothesis' example database (and its derandomized seed)
-    each._hypothesis_internal_add_digest = repr(group_key(first)).encode()
+    each = apart(settings(max_examples=examples_for(first))(each), repr(group_key(first)))
 
     def keep(stats):
         stats["nodeid"] = (f"the group run of {first.entry.id} on {first.device}, {first.execution} "

@@ -28,7 +28,7 @@ def to_data(value):
 
 @dataclass(eq=False)  # compared and hashed by identity, like any exception
 class ConformanceFailure(AssertionError):
-    cell: str               # the cell id, ENTRY-CHECK-DEVICE
+    cell: str               # the cell id, ENTRY-CHECK-DEVICE-EXECUTION (copysuite.plan.cell_id)
     entry: str
     check: str              # the expectation's key, e.g. shares_storage or shares_storage[b]
     kind: str               # mismatch, call_raised or observation_failed (FAILURE_KINDS)
@@ -60,7 +60,8 @@ class ConformanceFailure(AssertionError):
             parts.append("  version gates: " + "; ".join(self.evidence))
         if self.compiled_before:
             shown = "; ".join(self.compiled_before[-3:])
-            parts.append(f"  compiled before: the same compiled function first compiled for {len(self.compiled_before)} "
+            parts.append(f"  compiled before: the same compiled function first compiled for "
+                         f"{len(self.compiled_before)} "
                          f"other inputs (the reproduction compiles it afresh; if it holds there, run the cell alone: "
                          f"-p no:xdist -k '{self.cell}'); the last: {shown}")
         parts += [f"  spec:     {self.spec}", "  reproduce:", self.reproduction]

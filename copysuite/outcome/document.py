@@ -1,5 +1,5 @@
-"""The outcome JSON document (copysuite/outcome/outcome.schema.json; docs/INTERPRETING.md explains each field): versions,
-devices, dtypes, the spec set that judged the run, the session's totals and every cell's outcome."""
+"""The outcome JSON document (copysuite/outcome/outcome.schema.json; docs/INTERPRETING.md explains each field):
+versions, devices, dtypes, the spec set that judged the run, the session's totals and every cell's outcome."""
 from __future__ import annotations
 
 import functools

@@ -1,10 +1,10 @@
 """The outcome document (`--outcome-json`): its format, loading and a few readings of it (imports no torch).
 
-Every conformance cell is a record {id, entry, check, device, execution, outcome, skip_reason, failure}; a failure
-keeps its
-fields (kind, expected, observed, detail, input, program, reproduction, ...: copysuite.judge.failures) next to `message`,
-the text pytest showed. `specs` records the spec set that judged the run and what it declares across releases.
-copysuite/outcome/outcome.schema.json is the contract; the gate and the matrix validate what they read against it.
+Every conformance cell is one object {id, entry, check, device, execution, outcome, skip_reason, failure}; a failure
+keeps its fields (kind, expected, observed, detail, input, program, reproduction, ...: copysuite.judge.failures) next to
+`message`, the text pytest showed. `specs` records the spec set that judged the run and what it declares across
+releases. copysuite/outcome/outcome.schema.json is the contract; the gate and the matrix validate what they read against
+it.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Record the outcome of every conformance cell from pytest's reports; at the session's end print the table
+"""Collect the outcome of every conformance cell from pytest's reports; at the session's end print the table
 (copysuite.outcome.table) and write the outcome JSON (copysuite.outcome.document).
 
 Outcomes come from pytest's reports: the cell id was attached to each conformance test at collection, and a
@@ -25,7 +25,7 @@ CRASHED = ("the interpreter died while running it: a crash, or a hang killed by 
 class OutcomeRecorder:
     def __init__(self, config, spec_set, spec_dir):
         self.config, self.spec_set, self.spec_dir = config, spec_set, spec_dir
-        self.cells = {}       # cell id -> record
+        self.cells = {}       # cell id -> its object of the outcome JSON's `cells`
         self.casualties = []  # conformance tests whose worker process died
         self.not_collected = []   # (cell id, why): planned cells that cannot run here (copysuite.plugin)
         self.uncollected = {}     # why -> how many of them the outcome lists

@@ -17,7 +17,7 @@ from hypothesis import Phase, example, given, settings
 
 from copysuite.run import executions as executors
 from copysuite.judge import failures
-from copysuite.judge.explore import examples_for, explore, group_key, note_input
+from copysuite.judge.explore import apart, examples_for, explore, group_key, note_input
 from copysuite.judge.judge import judge
 from copysuite.surface import execute as surface_execution
 from copysuite.surface.known_compiled import records
@@ -51,9 +51,7 @@ def alone(cell):
 
     for case in cell.corner_cases():
         holds = example(case=case)(holds)
-    holds = settings(max_examples=examples_for(cell))(holds)
-    holds._hypothesis_internal_add_digest = str(cell.id).encode()
-    holds()
+    apart(settings(max_examples=examples_for(cell))(holds), str(cell.id))()
 
 
 def test_check(cell, request):

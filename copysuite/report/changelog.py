@@ -1,12 +1,12 @@
 """The change log of copy semantics across torch releases, generated from the version gates in specs/ (imports no
 torch).
 
-Every `versions` gate of an expectation, every entry's `applies.torch` range, the torch range of every record of
-the known-bug registry (specs/known/; spec, surface and fuzz alike) and every device a compiled backend handles only from some release
-(copysuite.strategies.space.BACKEND_DEVICES) is a declared change: this lists them by the release where the behaviour
-changes, with the old and new value (or the divergence), the conditions, the evidence and the spec file. Changes of the
-operator schemas' aliasing contract between the releases whose schemas are dumped in results/surface are listed too
-(copysuite.report.schema_changes).
+Every `versions` gate of an expectation, every entry's `applies.torch` range, the torch range of every record of the
+known-bug registry (specs/known/; spec, surface and fuzz alike) and every device a compiled backend handles only from
+some release (copysuite.strategies.space.BACKEND_DEVICES) is a declared change: this lists them by the release where the
+behaviour changes, with the old and new value (or the divergence), the conditions, the evidence and the spec file.
+Changes of the operator schemas' aliasing contract between the releases whose schemas are dumped in results/surface are
+listed too (copysuite.report.schema_changes).
 
     python -m copysuite changelog --output docs/reports/changelog.md
 """
@@ -28,7 +28,8 @@ def render(items) -> str:
     for release, line in items:
         by_release[release].append(line)
     out = ["# Copy semantics across torch releases", "",
-           "Generated from the version gates in `specs/`, the records of the known-bug registry (`specs/known/`), and the",
+           "Generated from the version gates in `specs/`, the records of the known-bug registry (`specs/known/`), "
+           "and the",
            "devices a compiler backend supports from some release (`strategies/space.py`), by",
            "`python -m copysuite changelog`; do not edit by hand. Each line names the spec entry that records the",
            "change, the check, the value before → after, and the upstream evidence; or the record whose bug begins or",

@@ -31,7 +31,8 @@ def outcome_files(paths):
     """The files given, and under each directory given (at any depth) every `.json` and `.json.gz` but sidecars."""
     for p in map(Path, paths):
         if p.is_dir():
-            yield from sorted(f for f in p.rglob("*") if f.name.endswith((".json", ".json.gz")) and f.name != source.FILE)
+            yield from sorted(f for f in p.rglob("*")
+                              if f.name.endswith((".json", ".json.gz")) and f.name != source.FILE)
         else:
             yield p
 
@@ -167,10 +168,11 @@ def markdown(runs, machine, generated, surface=()) -> str:
     tot, mixed = totals(cols, cells), column_marks(runs, cols)
     head = [f"{release(runs[i])} {d}" + (" (partial)" if partial(runs[i], d) else "") +
             (" ⚠ other commit or spec set" if (i, d) in mixed else "") for i, d in cols]
+    profiles = ", ".join(sorted({d.get("hypothesis_profile", "?") for d in runs}))
     lines = [
         "# Conformance matrix", "",
         f"Generated {generated} by `python -m copysuite matrix` on {machine}, from "
-        f"{len(runs)} runs (Hypothesis profile: {', '.join(sorted({d.get('hypothesis_profile', '?') for d in runs}))}).",
+        f"{len(runs)} runs (Hypothesis profile: {profiles}).",
         "Regenerate: `tools/matrix.sh` (every release under every execution at one commit, then this report; "
         "docs/using.md).", "",
         "✓ held · ✗ failed: new, no record explains it · ⚠ diverged: a record of specs/known/ explains it (cells a "

@@ -1,7 +1,10 @@
-"""`python -m copysuite matrix OUTCOMES... --markdown M --html H [--screenshot PNG] [--surface DIR] [--strict]`: the
-conformance matrix across runs, as Markdown (copysuite.report.matrix) and as one self-contained HTML page
-(copysuite.report.matrix_page). `--strict` exits 1 when a column is not of the newest run's commit and spec set
-(copysuite.report.provenance), after writing the page that marks it."""
+"""`python -m copysuite matrix`: the conformance matrix across runs, as Markdown and as one self-contained HTML page.
+
+    python -m copysuite matrix OUTCOMES... --markdown M --html H [--screenshot PNG] [--surface DIR] [--strict]
+
+The Markdown is copysuite.report.matrix's, the page copysuite.report.matrix_page's. `--strict` exits 1 when a column
+is not of the newest run's commit and spec set (copysuite.report.provenance), after writing the page that marks it.
+"""
 from __future__ import annotations
 
 import argparse

@@ -37,7 +37,8 @@ td.p { background: #d9f2d9; } td.f { background: #f7c6c6; font-weight: bold; }
 td.s { background: #eee; color: #777; } td.d { background: #fde9b0; }
 thead th { position: sticky; top: 0; background: #fff; } details { margin: .2em 0; } summary { cursor: pointer; }
 .mixed { color: #a00; } td.mixed { font-weight: bold; background: #fde0e0; }
-.why { font-size: 12px; color: #444; text-align: left; min-width: 36em; } fieldset { display: inline-block; margin: 0 1em .5em 0; }
+.why { font-size: 12px; color: #444; text-align: left; min-width: 36em; }
+fieldset { display: inline-block; margin: 0 1em .5em 0; }
 """
 
 
@@ -143,7 +144,8 @@ def _mixed(runs, cols) -> str:
 def _surface(surface) -> str:
     if not surface:
         return ""
-    return f"<h2>Operator surface per release</h2>\n<p>{esc(surface_table.INTRO)}</p>\n{surface_table.table_html(surface)}\n"
+    return (f"<h2>Operator surface per release</h2>\n<p>{esc(surface_table.INTRO)}</p>\n"
+            f"{surface_table.table_html(surface)}\n")
 
 
 def page(runs, machine, generated, surface=()) -> str:

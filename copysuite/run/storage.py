@@ -19,11 +19,13 @@ _view = torch.Tensor.view
 _reshape = torch.Tensor.reshape
 _numpy = torch.Tensor.numpy
 _tolist = torch.Tensor.tolist
-_to = torch.Tensor.to
 _untyped_storage = getattr(torch.Tensor, "untyped_storage", None)
 _storage = torch.Tensor.storage
 _is_set_to = torch.Tensor.is_set_to
 _storage_offset = torch.Tensor.storage_offset
+_no_grad = torch.no_grad
+_tensor = torch.tensor
+_assert_close = torch.testing.assert_close
 STORAGE_TYPES = tuple(getattr(torch, name) for name in ("UntypedStorage", "TypedStorage") if hasattr(torch, name))
 # TypedStorage's deprecation warning is emitted once per process (torch/storage.py, PR 97379; 2.0.1: PR 98777);
 # torch >= 2.0 can re-arm it, releases before 2.0 do not warn at all
@@ -160,7 +162,7 @@ def relation(a, b) -> str:
 
 def host_copy(t: torch.Tensor, dtype=None) -> torch.Tensor:
     """A fresh contiguous CPU tensor with the logical values of `t` (conj/neg bits resolved), optionally cast."""
-    with torch.no_grad():
+    with _no_grad():
         r = _resolve_neg(_resolve_conj(t))
         out = _empty(tuple(r.shape), dtype=dtype or r.dtype, device="cpu")
         _copy_(out, r)
@@ -179,7 +181,7 @@ def as_tensor_values(obj, dtype):
         return host_copy(obj)
     if isinstance(obj, np.ndarray):
         return _from_numpy(np.array(obj, order="C", copy=True))
-    return torch.tensor(obj, dtype=dtype)
+    return _tensor(obj, dtype=dtype)
 
 
 def flat(t: torch.Tensor) -> torch.Tensor:
@@ -207,7 +209,7 @@ def values_equal(a, b) -> bool:
         return False
     wide = torch.complex128 if a.dtype.is_complex else torch.float64
     try:
-        torch.testing.assert_close(host_copy(a, wide), host_copy(b, wide), rtol=0, atol=0, equal_nan=True)
+        _assert_close(host_copy(a, wide), host_copy(b, wide), rtol=0, atol=0, equal_nan=True)
     except AssertionError:
         return False
     return True

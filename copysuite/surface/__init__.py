@@ -2,10 +2,10 @@
 out, other_mutation, functional), and the contract of each class checked on real inputs.
 
     classify.py   the classes, from torch._C's schemas and tags (no op is run)
-    contract.py   what each class promises, and the documented rule of each "may alias" composite op
+    contract.py   the documented rule of each "may alias" composite op
     inputs.py     the inputs: OpInfo samples of the release's own op_db, as calls
     builders.py   hand-written calls for the alias ops and public in-place methods without an OpInfo
-    checks.py     one call judged against its class's contract; a failure is a standalone reproduction
+    checks.py     one call judged against its class's contract, clause by clause; a failure is a standalone reproduction
     observe.py    what the clauses observe of tensors (storage, values, identity)
     cells.py      the planned surface cells of a conformance run (sample or all) and which names they check
     known.py      the upstream bugs a surface cell is known to show, with evidence: on 2.13 and eagerly everywhere

@@ -109,7 +109,8 @@ class Judge:
                 exec(bump("result", out), {"torch": torch, "result": out})  # noqa: S102 - the printed Python
                 if x._version == before:
                     self.fail("version_counter", "x's version moves with the result's", f"x._version stayed {before}",
-                              where, extra=bump(f"result{f'[{i}]' if len(outs) > 1 else ''}", out) + "\nprint(x._version)")
+                              where,
+                              extra=bump(f"result{f'[{i}]' if len(outs) > 1 else ''}", out) + "\nprint(x._version)")
         if expect == "view" and differentiable(x) and all(differentiable(o) and not o.is_nested for o in outs):
             ns = self.fresh()
             outs = tensors(self.run(self.call.call, ns))

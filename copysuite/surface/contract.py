@@ -1,6 +1,6 @@
-"""What each class promises, as the names of the clauses copysuite.surface.checks judges, and the documented rule of
-each alias op whose schema says "may alias" (a CompositeImplicitAutograd op: it dispatches to views, copies, or
-nothing at all), with the documentation that states it.
+"""The documented rule of each alias op whose schema says "may alias" (a CompositeImplicitAutograd op: it dispatches
+to views, copies, or nothing at all), with the documentation that states it. What each class promises is
+the clauses of copysuite.surface.checks, one method per class.
 
 Rules of a "may alias" op, decided per input by the builder that knows the input (copysuite.surface.builders):
     view    the result is a view of the argument (shares storage, an autograd view, one version counter)
@@ -8,15 +8,6 @@ Rules of a "may alias" op, decided per input by the builder that knows the input
     copy    the result shares no memory with the argument
 """
 from __future__ import annotations
-
-CLAUSES = {
-    "alias": ("shares_storage", "is_view", "base", "version_counter", "grad_to_source"),
-    "inplace": ("returns_self", "writes", "keeps_shape", "version_bump", "base_sees_write", "refuses_grad_leaf",
-                "keeps_identity"),
-    "out": ("no_resize_warning", "returns_out", "writes_out", "inputs_untouched", "resizes_empty_out",
-            "refuses_grad_out"),
-    "functional": ("no_shared_memory", "inputs_untouched"),
-}
 
 TENSOR_VIEWS = "https://pytorch.org/docs/stable/tensor_view.html"
 DOCS = "https://pytorch.org/docs/stable/generated/"

@@ -1,5 +1,5 @@
-"""Run one expression of a surface call over its namespace: eagerly, or compiled by torch.compile with an
-execution's backend (copysuite.strategies.space.EXECUTIONS); and the Python that does the same, for a failure's reproduction.
+"""Run one expression of a surface call over its namespace: eagerly, or compiled by torch.compile with an execution's
+backend (copysuite.strategies.space.EXECUTIONS); and the Python that does the same, for a failure's reproduction.
 """
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""`python -m copysuite surface [--scope all] [--json PATH] [--markdown PATH] [--plan-only] [--schemas PATH]`: the operator surface
-of the installed torch, per class: how many op names, which the planned cells check, and why the others are not.
+"""`python -m copysuite surface`: the operator surface of the installed torch, per class.
+
+    python -m copysuite surface [--scope all] [--json PATH] [--markdown PATH] [--plan-only] [--schemas PATH]
+
+How many op names each class has, which the planned cells check, and why the others are not.
 
 Each planned call is judged eagerly, and a name counts as checked when some call applied to it (the op accepted
 the input): the planned cells check its contract on at least one input. With --plan-only, a name counts when the

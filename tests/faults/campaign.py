@@ -44,7 +44,7 @@ class Session:
     log: str = ""                                # the tail of the session's output, for diagnosis
 
     def outcome(self, entry, check):
-        """The records of the (entry, check) cells on the CPU (one per execution the session ran)."""
+        """The outcomes (`cells` objects) of the (entry, check) cells on the CPU (one per execution the session ran)."""
         return [c for c in self.cells if (c["entry"], c["check"], c["device"]) == (entry, check, "cpu")]
 
     def failures(self):
@@ -164,12 +164,14 @@ def table(c: Campaign) -> str:
         f"{c.wall:.0f} s wall, {c.cpu:.0f} s CPU ({c.cpu / WORKERS:.0f} s on {WORKERS} idle cores). "
         "`*` marks an expected catch; each is a cell ENTRY-CHECK-DEVICE-EXECUTION of the conformance run.",
         "",
-        "| # | fault | what the patch does | patches | expected catch (entry / check) | verdict | caught by | session |",
+        "| # | fault | what the patch does | patches | expected catch (entry / check) | verdict | caught by "
+        "| session |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for i, f in enumerate(selected(), 1):
         if f.name not in c.sessions:
-            lines.append(f"| {i} | {f.name} | {f.description} | {_patches(f)} | - | not run: {f.skip_reason()} | - | - |")
+            lines.append(f"| {i} | {f.name} | {f.description} | {_patches(f)} | - | not run: {f.skip_reason()} "
+                         "| - | - |")
             continue
         v, missing, by = verdict(c.sessions, f)
         note = f" (missing: {', '.join(f'{e}/{k}' for e, k in missing)})" if missing else ""

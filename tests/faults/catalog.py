@@ -15,7 +15,8 @@ from tests.faults.topics import (  # noqa: F401 - each registers its faults
 # the faults of the documentation audit (docs/promises.md names each), across the spec files; all but those of
 # promises_keywords are opt-in (Fault.opt_in: COPYSUITE_FAULT_SET=all runs them)
 from tests.faults.topics import (  # noqa: F401 - each registers its faults
-    promises_conversions, promises_copies, promises_keywords, promises_misc, promises_serialization, promises_state, promises_views,
+    promises_conversions, promises_copies, promises_keywords, promises_misc, promises_serialization, promises_state,
+    promises_views,
 )
 
 

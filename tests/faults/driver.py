@@ -28,8 +28,8 @@ import pytest
 
 from tests.faults.plugin import HARNESS_MODULES, ROOT
 
-PRELOAD = ("numpy", "torch", *HARNESS_MODULES, "copysuite.outcome.recorder", "copysuite.plan.cells", "copysuite.spec.load",
-           "copysuite.plugin", "tests.faults.catalog", "copysuite.run.executions")
+PRELOAD = ("numpy", "torch", *HARNESS_MODULES, "copysuite.outcome.recorder", "copysuite.plan.cells",
+           "copysuite.spec.load", "copysuite.plugin", "tests.faults.catalog", "copysuite.run.executions")
 
 
 def _preload():

@@ -20,9 +20,9 @@ class Fault:
     expected: tuple                        # ((entry id, check), ...): each of these must fail under the fault
     examples: int | None = None            # Hypothesis examples per test, when the default is not enough
     executions: tuple = ()                 # --execution of its session (none: each entry's default executions)
-    # Where the harness itself (copysuite/, its strategies included) calls what this fault patches, as "path:function", and
-    # why that is harmless. The fault plugin records every such call during a session, and tests/selftest/
-    # test_faults.py checks that none happens outside this list.
+    # Where the harness itself (copysuite/, its strategies included) calls what this fault patches, as
+    # "path:function", and why that is harmless. The fault plugin records every such call during a session, and
+    # tests/selftest/test_faults.py checks that none happens outside this list.
     harness_contact: tuple = ()
     contact_note: str = ""
     # Run by the fault campaign only when asked (COPYSUITE_FAULT_SET=all, tests/faults/campaign.py), so that the

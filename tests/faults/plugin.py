@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, Phase, settings
 from copysuite.spec.load import SPEC_CODE
 
 # the modules that capture the torch functions the harness uses, at import
-HARNESS_MODULES = ("copysuite.strategies.cases", "copysuite.run.storage", "copysuite.run.probes", "copysuite.judge.checks",
-                   "copysuite.run.execute")
+HARNESS_MODULES = ("copysuite.strategies.cases", "copysuite.run.storage", "copysuite.run.probes",
+                   "copysuite.judge.checks", "copysuite.run.execute")
 ROOT = Path(__file__).resolve().parents[2]
 _HARNESS = (str(ROOT / "copysuite") + os.sep, str(ROOT / "strategies") + os.sep)
 PROFILE = "faults"
@@ -94,7 +94,8 @@ def pytest_configure(config):
         "print_blob": False, "report_multiple_bugs": False, "phases": (Phase.explicit, Phase.reuse, Phase.generate),
         "suppress_health_check": [HealthCheck.too_slow, HealthCheck.differing_executors, HealthCheck.filter_too_much]}
     settings.register_profile(PROFILE, derandomize=True, **common)
-    # the same with fresh random examples every run: for measuring how reliably a fault is caught (docs/reports/faults.md)
+    # the same with fresh random examples every run: for measuring how reliably a fault is caught
+    # (docs/reports/faults.md)
     settings.register_profile(PROFILE + "-random", derandomize=False, **common)
 
 

@@ -23,8 +23,8 @@ def paired(device, ratios: dict, processes=6, exps=(0, 14)) -> dict:
     times = {}
     for exp in exps:
         for label in claims.labels(device):
-            times[f"{label}@2^{exp}"] = [1e-6 * ratios.get(label, 1.0) * (1 + p / (processes - 1)) * (1 + 0.01 * (p % 2))
-                                         for p in range(processes)]
+            times[f"{label}@2^{exp}"] = [1e-6 * ratios.get(label, 1.0) * (1 + p / (processes - 1))
+                                         * (1 + 0.01 * (p % 2)) for p in range(processes)]
     return {"torch": "x", "device": device, "processes": processes, "exponents": list(exps), "times": times}
 
 

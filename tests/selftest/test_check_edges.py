@@ -24,9 +24,9 @@ def test_a_write_the_program_made_itself_is_not_taken_for_the_results():
 def test_backward_sees_write_refuses_an_error_that_is_not_about_the_write():
     plain = Case(dtype="float32", shape=(2,), placement="contiguous", kind="plain", mode="enabled", device="cpu",
                  base_numel=2, stride=(1,), offset=0, values=(1.0, 2.0))
-    ex = execute(parse_program(call="source.detach()"), plain)
+    run = execute(parse_program(call="source.detach()"), plain)
     with pytest.raises(RuntimeError, match="does not require grad"):
-        REGISTRY["backward_sees_write"].observe(ex)
+        REGISTRY["backward_sees_write"].observe(run)
 
 
 def test_a_compilers_wrapper_of_the_programs_own_error_is_that_error():
@@ -67,23 +67,23 @@ def test_memory_details_name_no_addresses():
 def test_python_type_of_dtype_is_the_type_item_returns(cast, want):
     """`of_dtype` stands for the type of the input's dtype, which is what item() returns."""
     program = parse_program(program="result = x[0, 0].item()", inputs={"x": f"source.detach().{cast}()"})
-    ex = execute(program, leaf_case(), subject="x")
+    run = execute(program, leaf_case(), subject="x")
     check = REGISTRY["python_type"]
-    assert check.expected_value("of_dtype", ex) == want == check.observe(ex).value
+    assert check.expected_value("of_dtype", run) == want == check.observe(run).value
 
 
 def test_a_sparse_input_is_judged_by_identity_and_refused_by_the_memory_checks():
     program = parse_program(call="sp.coalesce()", inputs={"sp": "source.detach().to_sparse()"})
-    ex = execute(program, leaf_case(), subject="sp")
-    assert ex.error is None and ex.before_values is None
-    assert REGISTRY["same_object"].observe(ex).value
-    assert REGISTRY["layout"].observe(ex).value == "sparse_coo"
+    run = execute(program, leaf_case(), subject="sp")
+    assert run.error is None and run.before_values is None
+    assert REGISTRY["same_object"].observe(run).value
+    assert REGISTRY["layout"].observe(run).value == "sparse_coo"
     with pytest.raises(TypeError, match="sparse_coo tensor has no single storage"):
-        REGISTRY["shares_storage"].observe(ex)
-    ex = execute(parse_program(call="sp.to_dense()", inputs={"sp": "source.detach().to_sparse()"}), leaf_case(),
+        REGISTRY["shares_storage"].observe(run)
+    run = execute(parse_program(call="sp.to_dense()", inputs={"sp": "source.detach().to_sparse()"}), leaf_case(),
                  subject="sp")
-    assert not REGISTRY["same_object"].observe(ex).value
-    assert "input is a sparse_coo tensor" in relation(ex.subject, ex.result)
+    assert not REGISTRY["same_object"].observe(run).value
+    assert "input is a sparse_coo tensor" in relation(run.subject, run.result)
 
 
 @pytest.mark.skipif(not hasattr(torch.__future__, "set_swap_module_params_on_conversion"),
@@ -92,8 +92,8 @@ def test_a_program_that_fails_midway_leaves_torch_future_as_it_was():
     program = parse_program(program="torch.__future__.set_swap_module_params_on_conversion(True)\n"
                                     "source.no_such_method()\n"
                                     "torch.__future__.set_swap_module_params_on_conversion(False)\nresult = source")
-    ex = execute(program, leaf_case())
-    assert ex.error and ex.error[0] == "AttributeError"
+    run = execute(program, leaf_case())
+    assert run.error and run.error[0] == "AttributeError"
     assert torch.__future__.get_swap_module_params_on_conversion() is False
 
 
@@ -107,10 +107,10 @@ def test_tmp_file_is_a_fresh_path_printed_and_removed():
                                     "result = torch.load(tmp_file, weights_only=True, mmap=True)")
     assert program.tmp_file and program.input_names[:2] == ("source", "tmp_file")
     assert program.input_lines()[0] == TMP_FILE_LINE and "import tempfile" in program.modules_used()
-    ex = execute(program, leaf_case())
-    path = ex.namespace["tmp_file"]
-    assert ex.error is None and not os.path.exists(os.path.dirname(path))
-    assert REGISTRY["values_equal"].observe(ex).value
+    run = execute(program, leaf_case())
+    path = run.namespace["tmp_file"]
+    assert run.error is None and not os.path.exists(os.path.dirname(path))
+    assert REGISTRY["values_equal"].observe(run).value
     assert not parse_program(call="source.clone()").tmp_file
     with pytest.raises(Exception, match="never assigns it"):
         parse_program(program="tmp_file = 'x'\nresult = source")

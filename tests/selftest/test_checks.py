@@ -15,9 +15,9 @@ from tests.selftest.cases import leaf_case
 
 def observe(name, call, case=None):
     check = REGISTRY[name]
-    ex = execute(parse_program(call=call), case or leaf_case())
-    assert ex.error is None, ex.error
-    return check.observe(ex).value
+    run = execute(parse_program(call=call), case or leaf_case())
+    assert run.error is None, run.error
+    return check.observe(run).value
 
 
 CASES = [
@@ -80,41 +80,41 @@ def test_is_inference_of_a_view_of_an_inference_tensor():
 
 def test_retains_grad_after_retain_grad_on_a_non_leaf():
     program = parse_program(program="result = source * 2\nresult.retain_grad()\nresult = result")
-    ex = execute(program, leaf_case())
-    assert REGISTRY["retains_grad"].observe(ex).value is True
+    run = execute(program, leaf_case())
+    assert REGISTRY["retains_grad"].observe(run).value is True
 
 
 def test_call_checks_see_the_error_and_the_warnings():
-    ex = execute(parse_program(call="source.numpy()"), leaf_case())
-    assert ex.error[0] == "RuntimeError" and "requires grad" in ex.error[1]
-    assert REGISTRY["raises"].agrees({"type": "RuntimeError", "match": "requires grad"}, ex.error)
-    ex = execute(parse_program(call="torch.tensor(source)"), leaf_case())
-    assert REGISTRY["warns"].agrees({"type": "UserWarning", "match": "copy construct"}, ex.warnings)
-    assert not REGISTRY["warns"].agrees(None, ex.warnings)
+    run = execute(parse_program(call="source.numpy()"), leaf_case())
+    assert run.error[0] == "RuntimeError" and "requires grad" in run.error[1]
+    assert REGISTRY["raises"].agrees({"type": "RuntimeError", "match": "requires grad"}, run.error)
+    run = execute(parse_program(call="torch.tensor(source)"), leaf_case())
+    assert REGISTRY["warns"].agrees({"type": "UserWarning", "match": "copy construct"}, run.warnings)
+    assert not REGISTRY["warns"].agrees(None, run.warnings)
 
 
 def test_a_check_judges_the_input_its_key_names():
     program = parse_program(call="b.clone()", inputs={"a": "source", "b": "source.detach()[1:]"})
-    ex = execute(program, leaf_case(), subject="b")
-    assert ex.subject is ex.namespace["b"] and REGISTRY["values_equal"].observe(ex).value
-    ex = execute(parse_program(program="y = x + y\nresult = y", inputs={"x": "source", "y": "source"}), leaf_case(),
+    run = execute(program, leaf_case(), subject="b")
+    assert run.subject is run.namespace["b"] and REGISTRY["values_equal"].observe(run).value
+    run = execute(parse_program(program="y = x + y\nresult = y", inputs={"x": "source", "y": "source"}), leaf_case(),
                  subject="y")
-    assert ex.subject is ex.namespace["source"], "the input as bound before the program, not the name rebound"
-    assert not REGISTRY["shares_storage"].observe(ex).value
-    assert not REGISTRY["same_object"].observe(ex).value
-    ex = execute(parse_program(call="b", inputs={"a": "source", "b": "source"}), leaf_case(), subject="a")
-    assert REGISTRY["same_object"].observe(ex).value, "aliased inputs are one object"
+    assert run.subject is run.namespace["source"], "the input as bound before the program, not the name rebound"
+    assert not REGISTRY["shares_storage"].observe(run).value
+    assert not REGISTRY["same_object"].observe(run).value
+    run = execute(parse_program(call="b", inputs={"a": "source", "b": "source"}), leaf_case(), subject="a")
+    assert REGISTRY["same_object"].observe(run).value, "aliased inputs are one object"
 
 
 def test_a_check_of_a_program_variable_judges_it_as_the_program_left_it():
     program = parse_program(program="pair = [source.detach(), source.detach()[1:]]\nfirst = pair[0]\n"
                                      "copied = copy.deepcopy(pair)\nkept = copied[0]\nresult = copied[1]")
-    ex = execute(program, leaf_case(), subject="kept")
-    assert ex.subject is ex.namespace["copied"][0] and ex.before == {}
-    assert REGISTRY["shares_storage"].observe(ex).value, "deepcopy keeps the sharing within the structure"
-    ex = execute(program, leaf_case(), subject="first")
-    assert not REGISTRY["shares_storage"].observe(ex).value, "...and the copy shares nothing with the original"
-    assert REGISTRY["storage_nbytes"].expected_value("same", ex) == 24 == REGISTRY["storage_nbytes"].observe(ex).value
+    run = execute(program, leaf_case(), subject="kept")
+    assert run.subject is run.namespace["copied"][0] and run.before == {}
+    assert REGISTRY["shares_storage"].observe(run).value, "deepcopy keeps the sharing within the structure"
+    run = execute(program, leaf_case(), subject="first")
+    assert not REGISTRY["shares_storage"].observe(run).value, "...and the copy shares nothing with the original"
+    assert REGISTRY["storage_nbytes"].expected_value("same", run) == 24 == REGISTRY["storage_nbytes"].observe(run).value
     assert program.variables == ("copied", "first", "kept", "pair")
 
 
@@ -128,8 +128,8 @@ def test_writes_through_sees_a_part_of_the_result(whole):
 
 
 def test_same_stands_for_the_inputs_own_value():
-    ex = execute(parse_program(call="source.t()"), leaf_case())
-    assert REGISTRY["shape"].expected_value("same", ex) == (2, 3) != REGISTRY["shape"].observe(ex).value
+    run = execute(parse_program(call="source.t()"), leaf_case())
+    assert REGISTRY["shape"].expected_value("same", run) == (2, 3) != REGISTRY["shape"].observe(run).value
 
 
 def test_shares_storage_edge_cases():
@@ -209,11 +209,11 @@ def test_view_or_contiguous_copy_of_a_transposed_input(call, want):
 def test_sparse_untouched_compares_indices_and_values():
     program = parse_program(program="detached = sp.detach()\ndetached.zero_()\nresult = detached",
                             inputs={"sp": "source.detach().to_sparse()"})
-    ex = execute(program, leaf_case(), subject="sp")
-    assert REGISTRY["sparse_untouched"].observe(ex).value is True   # every release: the original keeps its values
+    run = execute(program, leaf_case(), subject="sp")
+    assert REGISTRY["sparse_untouched"].observe(run).value is True   # every release: the original keeps its values
     program = parse_program(program="sp.values().mul_(2)\nresult = sp", inputs={"sp": "source.detach().to_sparse()"})
-    ex = execute(program, leaf_case(), subject="sp")
-    observed = REGISTRY["sparse_untouched"].observe(ex)
+    run = execute(program, leaf_case(), subject="sp")
+    observed = REGISTRY["sparse_untouched"].observe(run)
     assert observed.value is False and "values" in observed.detail
     program = parse_program(program="sp.sparse_resize_((3, 4), 2, 0)\nresult = sp",
                             inputs={"sp": "source.detach().to_sparse()"})

@@ -81,7 +81,8 @@ def test_a_failure_names_the_inputs_that_compiled_its_function_first(monkeypatch
     # torch.compile is part of a compiled function's key: a stand-in gets a function of its own, with no history
     monkeypatch.setattr(torch, "compile", lambda *args, **kwargs: real(*args, **kwargs))
     cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.view_of_intermediate"],
-                                      check_names=["shares_storage"], devices=["cpu"], executions=["compile.aot_eager"]))
+                                      check_names=["shares_storage"], devices=["cpu"],
+                                      executions=["compile.aot_eager"]))
     first = dataclasses.replace(case("compile.aot_eager"), shape=(3, 2), stride=(2, 1))
     again = dataclasses.replace(first, values=(6.0, 5.0, 4.0, 3.0, 2.0, 1.0))
     last = case("compile.aot_eager", mode="no_grad")

@@ -75,7 +75,8 @@ def test_fault_is_caught(campaign, name):
     control = fc.control_for(campaign.sessions, fault)
     for eid, key in fault.expected:
         cells = control.outcome(eid, key)
-        assert cells and all(c["outcome"] == "passed" for c in cells), f"{name}: {eid}-{key}-cpu without the fault: {cells}"
+        assert cells and all(c["outcome"] == "passed" for c in cells), \
+            f"{name}: {eid}-{key}-cpu without the fault: {cells}"
     _, missing, by = fc.verdict(campaign.sessions, fault)
     assert not missing, (f"fault {name} ({fault.description}) is MISSED by "
                          f"{', '.join(f'{e}/{k}' for e, k in missing)}; failing cells: {', '.join(by) or 'none'}\n"

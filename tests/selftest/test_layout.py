@@ -42,7 +42,8 @@ def imported(path: Path, name: str):
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
             names = [a.name for a in node.names]
             submodules = [f"{base}.{n}" for n in names if f"{base}.{n}" in MODULES]
             yield base, [n for n in names if f"{base}.{n}" not in MODULES]
@@ -62,7 +63,8 @@ def ours(module: str) -> str | None:
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_is_short(name):
     lines = MODULES[name].read_text().count("\n")
-    assert lines <= MAX_LINES, f"{MODULES[name].relative_to(ROOT)} has {lines} lines (at most {MAX_LINES}): split it by job"
+    assert lines <= MAX_LINES, \
+        f"{MODULES[name].relative_to(ROOT)} has {lines} lines (at most {MAX_LINES}): split it by job"
 
 
 def test_no_import_cycle():
@@ -110,7 +112,8 @@ def test_every_package_folder_says_what_it_is(folder):
 
 
 def test_every_package_folder_is_installed():
-    """`pip install .` installs the packages pyproject.toml lists, no more: a folder missing there is missing installed."""
+    """`pip install .` installs the packages pyproject.toml lists, no more: a folder missing there is missing
+    installed."""
     import re   # tomllib is 3.11+, and torch 1.13.1 runs on 3.10
     block = re.search(r"^packages = \[(.*?)\]", (ROOT / "pyproject.toml").read_text(), re.S | re.M)[1]
     listed = set(re.findall(r'"([\w.]+)"', block))

@@ -1,5 +1,5 @@
-"""The matrix page (copysuite/report/matrix_page.py, matrix_page.js) on hand-made outcome files: the data it carries, and
-what a real headless Chromium makes of it: the rows that differ, among the columns the address selects, and the
+"""The matrix page (copysuite/report/matrix_page.py, matrix_page.js) on hand-made outcome files: the data it carries,
+and what a real headless Chromium makes of it: the rows that differ, among the columns the address selects, and the
 columns it hides. The browser checks skip, saying so, where no Chromium is on PATH (`apt-get install chromium`)."""
 import json
 import re

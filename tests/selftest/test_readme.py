@@ -6,7 +6,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def readme_commands():
-    return re.findall(r"^    (\[ -d \.venv \] \|\| python3 -m venv .+)$", (ROOT / "README.md").read_text(), flags=re.M)[:2]
+    readme = (ROOT / "README.md").read_text()
+    return re.findall(r"^    (\[ -d \.venv \] \|\| python3 -m venv .+)$", readme, flags=re.M)[:2]
 
 
 def test_readme_starts_with_the_two_commands():

@@ -37,7 +37,8 @@ def run(tmp_path, name, chaos, ids, workers):
     entries = [f"--spec-entry={e}" for e in (*SURVIVORS, *CHAOS)]
     # --assert=plain: conformance cells only (no assert statements), in up to four processes that would each
     # rewrite the plugin packages' modules (copysuite.plugin.command)
-    cmd = [sys.executable, "-m", "pytest", "-q", "--assert=plain", *(["-n", str(workers)] if workers else ["-p", "no:xdist"]),
+    xdist = ["-n", str(workers)] if workers else ["-p", "no:xdist"]
+    cmd = [sys.executable, "-m", "pytest", "-q", "--assert=plain", *xdist,
            "-p", "tests.selftest.chaos_plugin", "--execution", "eager", *entries, "--outcome-json", str(out), *ids]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert out.exists(), f"no outcome JSON from {' '.join(cmd)}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"

@@ -1,6 +1,6 @@
-"""Judging every check of an entry on one execution (copysuite.judge.judge.judge_all) is sound: the checks that share an
-execution (`disturbs` False) change nothing another check can see, and every spec entry's checks observe the same
-values on a shared execution as each on a fresh one of its own."""
+"""Judging every check of an entry on one run (copysuite.judge.judge.judge_all) is sound: the checks that share a run
+(`disturbs` False) change nothing another check can see, and every spec entry's checks observe the same values on a
+shared run as each on a fresh one of its own."""
 import dataclasses
 
 import pytest
@@ -12,7 +12,7 @@ from copysuite.plan.cells import plan_cells
 from copysuite.run.execute import execute
 from copysuite.spec.load import load_specs
 
-# eager: how looks share an execution does not depend on how the program ran (and each compiled case compiles)
+# eager: how looks share a run does not depend on how the program ran (and each compiled case compiles)
 CELLS = [c for c in plan_cells(load_specs(checks=REGISTRY).entries, REGISTRY, devices=["cpu"], executions=["eager"])
          if c.skip_reason() is None]
 GROUPS = {}
@@ -24,21 +24,21 @@ def group_of(entry_id, key):
     return GROUPS[group_key(next(c for c in CELLS if c.entry.id == entry_id and c.key == key))]
 
 
-def observations(cells, case, ex):
-    """{cell id: observed value} of the looks among `cells` on one execution `ex`, in the given order."""
+def observations(cells, case, run):
+    """{cell id: observed value} of the looks among `cells` on one run, in the given order."""
     out = {}
     for cell in cells:
-        if not cell.check.disturbs and ex.error is None:
+        if not cell.check.disturbs and run.error is None:
             try:
-                out[cell.id] = repr(cell.check.observe(ex).value)
+                out[cell.id] = repr(cell.check.observe(run).value)
             except Exception as exc:  # noqa: BLE001 - an observation that fails must fail the same way
                 out[cell.id] = f"raised {type(exc).__name__}"
     return out
 
 
 def agreement(cells, case) -> tuple:
-    """The looks' observations on one shared execution per judged input (as judge_all shares them) in order, in
-    reverse order, and each on a fresh execution."""
+    """The looks' observations on one shared run per judged input (as judge_all shares them) in order, in reverse
+    order, and each on a fresh run."""
     program = cells[0].entry.program
     forward, backward = {}, {}
     for subject in dict.fromkeys(c.subject for c in cells):
@@ -53,7 +53,7 @@ def agreement(cells, case) -> tuple:
 
 
 @pytest.mark.parametrize("key", sorted(GROUPS, key=repr)[::3], ids=lambda k: f"{k[0]}-{k[1]}-{k[3]}")
-def test_looks_share_an_execution(key):
+def test_looks_share_a_run(key):
     """Every third group of the specs (CPU), on its first corner cases."""
     cells = GROUPS[key]
     for case in cells[0].corner_cases()[:4]:
@@ -62,14 +62,14 @@ def test_looks_share_an_execution(key):
 
 
 def test_disturbing_checks_are_declared():
-    """The checks that write into the result or run backward say so (else judge_all would share their execution)."""
+    """The checks that write into the result or run backward say so (else judge_all would share their run)."""
     assert {n for n, c in REGISTRY.items() if c.disturbs} == {
         "writes_through", "shares_version_counter", "backward_sees_write", "grad_to_source", "grad_accumulates"}
 
 
 def test_a_disturbing_check_declared_a_look_is_caught():
     """The agreement above can fail: with writes_through declared a look, the values observed after it on the shared
-    execution are the written ones."""
+    run are the written ones."""
     misdeclared = dataclasses.replace(REGISTRY["writes_through"], disturbs=False)
     cells = [dataclasses.replace(c, check=misdeclared) if c.key == "writes_through" else c
              for c in group_of("detach", "writes_through")]

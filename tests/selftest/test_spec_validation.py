@@ -240,8 +240,8 @@ def test_the_spec_format_doc_names_every_check_and_placement():
 
 
 def test_a_text_the_xdist_controller_validated_is_not_validated_again(tmp_path, monkeypatch):
-    """The controller hands the digests of the texts it validated to each worker (copysuite.speed.hooks.pytest_configure_node);
-    a worker validates only a text whose digest it was not given."""
+    """The controller hands the digests of the texts it validated to each worker
+    (copysuite.speed.hooks.pytest_configure_node); a worker validates only a text whose digest it was not given."""
     from types import SimpleNamespace
     from unittest import mock
 

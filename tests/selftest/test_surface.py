@@ -125,7 +125,8 @@ def test_each_clause_can_fail(cls, setup, call, expect, clause):
     assert caught.value.check == clause
 
 
-@pytest.mark.parametrize("call, holds", [("x.expand(3, 4)", True), ("torch.empty(0).set_(x.detach()).expand(3, 4)", False)])
+@pytest.mark.parametrize("call, holds", [("x.expand(3, 4)", True),
+                                         ("torch.empty(0).set_(x.detach()).expand(3, 4)", False)])
 def test_version_counter_without_increment_version(monkeypatch, call, holds):
     """Releases without torch.autograd.graph.increment_version (2.0 and older) bump the result's version through a
     view of no element: an expanded view holds, a tensor that only shares x's storage fails."""

@@ -1,5 +1,5 @@
-"""copysuite.speed.watchdog: pytest-timeout's thread method with one timer thread per process (test_robustness.py shows a
-hanging op still ends its worker and is named a casualty)."""
+"""copysuite.speed.watchdog: pytest-timeout's thread method with one timer thread per process (test_robustness.py shows
+a hanging op still ends its worker and is named a casualty)."""
 import threading
 import time
 from types import SimpleNamespace

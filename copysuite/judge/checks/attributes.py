@@ -1,7 +1,6 @@
-"""Checks that read one attribute of the result: dtype, shape, device, layout, strides, lazy bits, pinned memory,
-the size of its whole storage, inference-ness, shared memory, the device index. Each also understands `same` (the judged input's own
-value, or a program variable's); strides understand `contiguous`, `channels_last` and
-`channels_last_3d`."""
+"""Checks that read one attribute of the result: dtype, shape, device, layout, strides, lazy bits, pinned memory, the
+size of its whole storage, inference-ness, shared memory, the device index. Each also understands `same` (the judged
+input's own value, or a program variable's); strides understand `contiguous`, `channels_last` and `channels_last_3d`."""
 from __future__ import annotations
 
 import numpy as np
@@ -46,10 +45,10 @@ def _dtype_name(r):
 
 
 STRIDE_SYMBOLS = {
-    "contiguous": lambda ex: normalized_strides(ex.result.shape, contiguous_strides(ex.result.shape)),
-    "channels_last": lambda ex: normalized_strides(ex.result.shape, channels_last_strides(tuple(ex.result.shape))),
-    "channels_last_3d": lambda ex: normalized_strides(ex.result.shape,
-                                                      channels_last_3d_strides(tuple(ex.result.shape))),
+    "contiguous": lambda run: normalized_strides(run.result.shape, contiguous_strides(run.result.shape)),
+    "channels_last": lambda run: normalized_strides(run.result.shape, channels_last_strides(tuple(run.result.shape))),
+    "channels_last_3d": lambda run: normalized_strides(run.result.shape,
+                                                      channels_last_3d_strides(tuple(run.result.shape))),
 }
 ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, doc
     ("dtype", _dtype_name, text, "The result's dtype (name; for ndarrays, numpy's name)."),
@@ -64,17 +63,18 @@ ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, do
      "The size in bytes of the whole storage the result lives in (a view's is its base's, not its own elements')."),
     ("is_inference", lambda r: bool(r.is_inference()), BOOLEAN,
      "The result is an inference tensor (made in inference mode, or a view of one)."),
-    ("is_shared", lambda r: bool(r.is_shared()), BOOLEAN, "The result's storage is in shared memory (always, on CUDA)."),
+    ("is_shared", lambda r: bool(r.is_shared()), BOOLEAN,
+     "The result's storage is in shared memory (always, on CUDA)."),
     ("device_index", lambda r: None if isinstance(r, np.ndarray) else r.device.index, _index,
      "The index of the result's device (`cuda:1` has 1; null for a device without one, such as cpu)."),
 )
 
 
 def _reader(get):
-    return lambda ex: Observed(get(ex.result))
+    return lambda run: Observed(get(run.result))
 
 
 for _name, _get, _accepts, _doc in ATTRIBUTES:
-    _symbols = {"same": (lambda ex, _get=_get: _get(ex.subject)), **(STRIDE_SYMBOLS if _name == "strides" else {})}
+    _symbols = {"same": (lambda run, _get=_get: _get(run.subject)), **(STRIDE_SYMBOLS if _name == "strides" else {})}
     REGISTRY[_name] = Check(name=_name, doc=_doc, observe=_reader(_get), accepts=_accepts, symbols=_symbols,
                             judges_variables=True)

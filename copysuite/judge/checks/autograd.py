@@ -36,24 +36,25 @@ def _grad_reaches(expected, observed) -> bool:
 
 
 @check("autograd_view", accepts=BOOLEAN)
-def autograd_view(ex):
+def autograd_view(run):
     """Autograd records the result as a view of the input (`result._base` is the input or the input's base)."""
-    r, src = ex.result, ex.subject
+    r, src = run.result, run.subject
     if r is src:
         return Observed(False, "the result is the input itself")
     if not isinstance(r, torch.Tensor) or not _is_view(r):
-        return Observed(False, "result._is_view() is False" if isinstance(r, torch.Tensor) else "result is not a tensor")
+        return Observed(False,
+                        "result._is_view() is False" if isinstance(r, torch.Tensor) else "result is not a tensor")
     ok = r._base is (src._base if _is_view(src) else src)
     return Observed(ok, f"result._base is {'the input' + chr(39) + 's base' if ok else 'some other tensor'}")
 
 
 @check("backward_sees_write", accepts=BOOLEAN, kinds=GRAD_KINDS, needs_data=True, disturbs=True)
-def backward_sees_write(ex):
+def backward_sees_write(run):
     """After an in-place write to the result, backward through a graph that saved the input (built just before the
     write) raises the "modified by an inplace operation" error: autograd saw the write. Any other error is an
     observation that failed, not a "no"."""
-    loss = _real_loss(_mul(ex.subject, ex.subject))  # mul saves the input for backward
-    how = probes.write_into(ex.result)
+    loss = _real_loss(_mul(run.subject, run.subject))  # mul saves the input for backward
+    how = probes.write_into(run.result)
     if how is None:
         return Observed(False, "nothing to write")
     try:
@@ -66,15 +67,15 @@ def backward_sees_write(ex):
 
 
 @check("requires_grad", accepts=BOOLEAN)
-def requires_grad(ex):
+def requires_grad(run):
     """result.requires_grad."""
-    return Observed(bool(getattr(ex.result, "requires_grad", False)))
+    return Observed(bool(getattr(run.result, "requires_grad", False)))
 
 
 @check("is_leaf", accepts=BOOLEAN)
-def is_leaf(ex):
+def is_leaf(run):
     """result.is_leaf."""
-    return Observed(ex.result.is_leaf, f"grad_fn={ex.result.grad_fn}")
+    return Observed(run.result.is_leaf, f"grad_fn={run.result.grad_fn}")
 
 
 COMPILED_GRAD_FN = ("a compiled graph's outputs have its own backward node (AOTAutograd's CompiledFunction, "
@@ -82,30 +83,30 @@ COMPILED_GRAD_FN = ("a compiled graph's outputs have its own backward node (AOTA
                     " never eager's op-named node; requires_grad and is_leaf judge whether there is one")
 
 
-@check("grad_fn", accepts=text_or_null, symbols={"same": lambda ex: _grad_fn_name(ex.subject)},
+@check("grad_fn", accepts=text_or_null, symbols={"same": lambda run: _grad_fn_name(run.subject)},
        eager_only=COMPILED_GRAD_FN)
-def grad_fn(ex):
+def grad_fn(run):
     """The name of result.grad_fn's node (null when it has none)."""
-    return Observed(_grad_fn_name(ex.result))
+    return Observed(_grad_fn_name(run.result))
 
 
 @check("retains_grad", accepts=BOOLEAN)
-def retains_grad(ex):
+def retains_grad(run):
     """result.retains_grad: backward will populate .grad on this (non-leaf) tensor."""
-    return Observed(bool(getattr(ex.result, "retains_grad", False)))
+    return Observed(bool(getattr(run.result, "retains_grad", False)))
 
 
 @check("grad_to_source", accepts=one_of("none", "ones", "partial", "reaches"), agrees=_grad_reaches,
        kinds=GRAD_KINDS, needs_data=True, disturbs=True)
-def grad_to_source(ex):
+def grad_to_source(run):
     """Backpropagating ones from the result reaches the input: none, ones (identity-like), or partial (some
     elements, or some more than once). A spec may say `reaches` for "ones or partial"."""
-    r = ex.result
+    r = run.result
     if not isinstance(r, torch.Tensor) or not r.requires_grad:
         return Observed("none", "result does not require grad")
-    if r is not ex.subject and r.grad_fn is None:
+    if r is not run.subject and r.grad_fn is None:
         return Observed("none", "result requires grad but has no grad_fn (made outside grad mode)")
-    (g,) = _autograd_grad(r, ex.subject, grad_outputs=_ones_like(r), allow_unused=True)
+    (g,) = _autograd_grad(r, run.subject, grad_outputs=_ones_like(r), allow_unused=True)
     if g is None:
         return Observed("none", "autograd.grad returned None for the input")
     ones = storage.values_equal(storage.host_copy(g), storage.full_like_values(g, 1))
@@ -114,16 +115,16 @@ def grad_to_source(ex):
 
 @check("grad_accumulates", accepts=one_of("accumulates", "none", "overwrites"), kinds=LEAF_GRAD_KINDS,
        needs_data=True, disturbs=True)
-def grad_accumulates(ex):
+def grad_accumulates(run):
     """Two backward calls through the result add their gradients into the input's .grad."""
-    r = ex.result
+    r = run.result
     if not isinstance(r, torch.Tensor) or not r.requires_grad:
         return Observed("none", "result does not require grad")
     loss = _real_loss(r)
     _backward(loss, retain_graph=True)
-    if ex.subject.grad is None:
+    if run.subject.grad is None:
         return Observed("none", "input.grad is None after backward")
-    first = storage.host_copy(ex.subject.grad)
+    first = storage.host_copy(run.subject.grad)
     _backward(loss)
-    second = storage.host_copy(ex.subject.grad)
+    second = storage.host_copy(run.subject.grad)
     return Observed("accumulates" if storage.values_equal(second, storage.host_copy(first * 2)) else "overwrites")

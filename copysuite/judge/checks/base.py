@@ -1,4 +1,5 @@
-"""What a check is: it observes one fact of an execution and compares it with the spec's expected value.
+"""What a check is: it observes one fact of a run (a RunResult: one program on one generated input) and compares it
+with the spec's expected value.
 
 A check owns everything about its values: which plain values a spec may write (`literal_problem`), which symbolic
 ones it understands (`symbols`, e.g. `same`), and how an expected value is compared with an observation
@@ -34,7 +35,7 @@ class Check:
                                             # torch cannot answer it there (is_set_to has no Meta kernel)
     about_call: bool = False                # judges the call (raises, warns), not the result against one input
     judges_failing_calls: bool = False      # also judged on inputs where the spec expects the call to raise
-    disturbs: bool = False                  # writes into the result or runs backward: the execution is spent after it
+    disturbs: bool = False                  # writes into the result or runs backward: the run is spent after it
     eager_only: str | None = None           # why only eager can answer it (evidence): not planned compiled
     judges_variables: bool = False          # can judge a variable the program assigns, as the program left it
 
@@ -43,10 +44,10 @@ class Check:
             return None
         return self.accepts(value)
 
-    def expected_value(self, expected, execution):
-        """The value a spec's expectation stands for in this execution (`same` is the input's own value)."""
+    def expected_value(self, expected, run):
+        """The value a spec's expectation stands for in this run (`same` is the input's own value)."""
         symbol = self.symbols.get(expected) if isinstance(expected, str) else None
-        return symbol(execution) if symbol else expected
+        return symbol(run) if symbol else expected
 
 
 REGISTRY: dict[str, Check] = {}
@@ -125,4 +126,5 @@ def error_matches(expected, observed) -> bool:
     if expected is None or observed is None:
         return expected is None and observed is None
     type_name, message = observed
-    return type_name == expected["type"].rpartition(".")[2] and re.search(expected.get("match", ""), message, re.S) is not None
+    return (type_name == expected["type"].rpartition(".")[2]
+            and re.search(expected.get("match", ""), message, re.S) is not None)

@@ -28,11 +28,11 @@ def users_error(exc):
 
 @check("raises", accepts=error_spec(BaseException), agrees=error_matches, about_call=True,
        judges_failing_calls=True)
-def raises(ex):
+def raises(run):
     """The call raises this exception (type and message pattern), or nothing (null)."""
-    if ex.raised is None:
-        return Observed(ex.error)
-    return Observed(*users_error(ex.raised))
+    if run.raised is None:
+        return Observed(run.error)
+    return Observed(*users_error(run.raised))
 
 
 COMPILED_WARNINGS = ("a compiled function emits its program's warnings when dynamo traces it, not on the calls that "
@@ -41,6 +41,6 @@ COMPILED_WARNINGS = ("a compiled function emits its program's warnings when dyna
 
 
 @check("warns", accepts=error_spec(Warning), agrees=error_matches, about_call=True, eager_only=COMPILED_WARNINGS)
-def warns(ex):
+def warns(run):
     """The call emits a warning of this type whose message matches (null: it emits none)."""
-    return Observed(ex.warnings)
+    return Observed(run.warnings)

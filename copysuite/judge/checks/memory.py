@@ -13,9 +13,9 @@ NOT_INFERENCE = tuple(k for k in KINDS if k != "inference")
 
 
 @check("result_type", accepts=one_of("tensor", "parameter", "ndarray", "list", "scalar", "storage", "none"))
-def result_type(ex):
+def result_type(run):
     """What kind of object the op returns (`storage`: a torch.UntypedStorage or a TypedStorage)."""
-    r = ex.result
+    r = run.result
     if isinstance(r, storage.STORAGE_TYPES):
         return Observed("storage", type(r).__name__)
     if isinstance(r, torch.nn.Parameter):
@@ -55,12 +55,12 @@ def _python_types(r) -> str:
 
 
 @check("python_type", accepts=one_of("bool", "int", "float", "complex", "str", "none"),
-       symbols={"of_dtype": lambda ex: _python_type_of(ex.subject.dtype)})
-def python_type(ex):
+       symbols={"of_dtype": lambda run: _python_type_of(run.subject.dtype)})
+def python_type(run):
     """The Python type of a scalar result, or of every element of a list result (`of_dtype`: bool, int, float or
     complex, as the input's dtype converts; `str`: a string, such as Tensor.type()'s name; `none`: a list with no
     elements)."""
-    return Observed(_python_types(ex.result))
+    return Observed(_python_types(run.result))
 
 
 def _key_text(value):
@@ -68,96 +68,97 @@ def _key_text(value):
 
 
 @check("keys", accepts=_key_text)
-def keys(ex):
+def keys(run):
     """The keys of a dict result (a state_dict), in order, joined by ', ' (`''`: no keys)."""
-    r = ex.result
+    r = run.result
     if not isinstance(r, dict):
         return Observed(None, f"result is a {type(r).__name__}, not a dict")
     return Observed(", ".join(map(str, r)))
 
 
 @check("same_object", accepts=BOOLEAN, judges_variables=True)
-def same_object(ex):
+def same_object(run):
     """The result is the input object itself (`result is source`)."""
-    same = ex.result is ex.subject
+    same = run.result is run.subject
     return Observed(same, "result is the input object" if same else
-                    f"result is another {type(ex.result).__name__} object; {storage.relation(ex.subject, ex.result)}")
+                    f"result is another {type(run.result).__name__} object; "
+                    f"{storage.relation(run.subject, run.result)}")
 
 
 @check("shares_storage", accepts=BOOLEAN, judges_variables=True)
-def shares_storage(ex):
+def shares_storage(run):
     """The result lives in the input's storage (same storage object, or overlapping memory)."""
-    return Observed(storage.shares_storage(ex.subject, ex.result), storage.relation(ex.subject, ex.result))
+    return Observed(storage.shares_storage(run.subject, run.result), storage.relation(run.subject, run.result))
 
 
 @check("same_storage", accepts=BOOLEAN)
-def same_storage(ex):
+def same_storage(run):
     """The result is backed by exactly the input's whole storage: the same storage object, or the same bytes from
     its first to its last (a storage result is judged as itself, a tensor or array as the storage it lives in)."""
-    return Observed(storage.same_storage(ex.subject, ex.result), storage.relation(ex.subject, ex.result))
+    return Observed(storage.same_storage(run.subject, run.result), storage.relation(run.subject, run.result))
 
 
 @check("is_set_to", accepts=BOOLEAN, needs_data=True)   # needs_data: no Meta kernel (NotImplementedError, 1.13-2.14)
-def is_set_to(ex):
+def is_set_to(run):
     """`result.is_set_to(input)`: torch says the result points to exactly the input's memory (the same storage, storage
     offset, sizes and strides). Not judged on meta, where torch has no kernel for it."""
-    return Observed(*storage.set_to(ex.result, ex.subject))
+    return Observed(*storage.set_to(run.result, run.subject))
 
 
 @check("writes_through", accepts=BOOLEAN, needs_data=True, disturbs=True, judges_variables=True)
-def writes_through(ex):
+def writes_through(run):
     """Overwriting the result in place changes the input's values (compared just before and after that write, so
     a program that itself writes its inputs is judged by the result's write alone)."""
-    values = storage.value_bytes(ex.subject)
-    how = probes.write_into(ex.result)
+    values = storage.value_bytes(run.subject)
+    how = probes.write_into(run.result)
     if how is None:
         return Observed(False, "nothing to write (not a tensor or array, or not writable)")
-    changed = storage.value_bytes(ex.subject) != values
+    changed = storage.value_bytes(run.subject) != values
     return Observed(changed, f"wrote {how}; input {'changed' if changed else 'unchanged'}")
 
 
 @check("shares_version_counter", accepts=BOOLEAN, kinds=NOT_INFERENCE, needs_data=True, disturbs=True,
        judges_variables=True)
-def shares_version_counter(ex):
+def shares_version_counter(run):
     """An in-place write to the result bumps the input's version counter (`_version`)."""
-    v0 = ex.subject._version
-    how = probes.write_into(ex.result)
+    v0 = run.subject._version
+    how = probes.write_into(run.result)
     if how is None:
         return Observed(False, "nothing to write (no elements, or not a tensor)")
-    return Observed(ex.subject._version != v0, f"wrote {how}; input._version {v0} -> {ex.subject._version}")
+    return Observed(run.subject._version != v0, f"wrote {how}; input._version {v0} -> {run.subject._version}")
 
 
 @check("version_bumped", accepts=BOOLEAN, kinds=NOT_INFERENCE)
-def version_bumped(ex):
+def version_bumped(run):
     """The program moved the input's version counter (`_version`): autograd would see that it was written, however
     the write reached it (through an alias, a view, a compiled graph). By how much is not judged."""
-    before, after = ex.before.get("version"), ex.subject._version
+    before, after = run.before.get("version"), run.subject._version
     return Observed(after != before, f"input._version {before} -> {after}")
 
 
 @check("source_untouched", accepts=BOOLEAN)
-def source_untouched(ex):
+def source_untouched(run):
     """The op leaves the input as it was: values, requires_grad, is_leaf, grad, version, bits, shape."""
-    changes = probes.changes(ex.before, ex.subject)
+    changes = probes.changes(run.before, run.subject)
     return Observed(not changes, "; ".join(changes) or "nothing changed")
 
 
 @check("sparse_untouched", accepts=BOOLEAN, needs_data=True)
-def sparse_untouched(ex):
+def sparse_untouched(run):
     """The judged sparse COO input keeps its shape, its number of specified elements, its indices and its values (exact
     bytes) as they were before the program; its version counter is not compared (`version_bumped` judges it)."""
-    if "nnz" not in ex.before:
-        raise TypeError(f"the judged input is not a sparse COO tensor (layout {ex.before.get('layout', 'strided')})")
-    after = probes.snapshot(ex.subject)
-    changed = [f"{k}: {ex.before[k]!r} -> {after[k]!r}" for k in probes.SPARSE_KEYS if ex.before[k] != after[k]]
+    if "nnz" not in run.before:
+        raise TypeError(f"the judged input is not a sparse COO tensor (layout {run.before.get('layout', 'strided')})")
+    after = probes.snapshot(run.subject)
+    changed = [f"{k}: {run.before[k]!r} -> {after[k]!r}" for k in probes.SPARSE_KEYS if run.before[k] != after[k]]
     return Observed(not changed, "; ".join(changed) or "shape, indices and values as they were")
 
 
 @check("values_equal", accepts=one_of(True), needs_data=True)
-def values_equal(ex):
+def values_equal(run):
     """The result holds exactly the input's values in the same order (converted to the result's dtype), bit for
     bit, so NaN equals the same NaN."""
-    r, src = ex.result, ex.before_values
+    r, src = run.result, run.before_values
     if isinstance(r, (torch.Tensor, np.ndarray)):
         got = storage.as_tensor_values(r, src.dtype)
         want = storage.host_copy(src, got.dtype)

@@ -36,15 +36,15 @@ def view_compatible(shape, stride, new_shape) -> bool:
 
 
 @check("view_or_contiguous_copy", accepts=one_of(True))
-def view_or_contiguous_copy(ex):
+def view_or_contiguous_copy(run):
     """The result shares the input's storage exactly when Tensor.view's documented condition (`view_compatible`) lets
     the input's sizes and strides (before the call) be viewed as the result's shape; otherwise it is a copy with
     contiguous strides, what contiguous() gives (the Tensor Views page: reshape's copy is "equivalent to calling
     contiguous()")."""
-    r = ex.result
-    shape, stride = ex.before["shape"], ex.before["stride"]
+    r = run.result
+    shape, stride = run.before["shape"], run.before["stride"]
     viewable = view_compatible(shape, stride, tuple(r.shape))
-    shares = storage.shares_storage(ex.subject, r)
+    shares = storage.shares_storage(run.subject, r)
     contiguous = is_contiguous(tuple(r.shape), tuple(r.stride()))
     holds = shares if viewable else (not shares and contiguous)
     return Observed(holds, f"input {shape} strides {stride} {'can' if viewable else 'cannot'} be viewed as "

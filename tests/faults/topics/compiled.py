@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/compiled.yaml: torch.compile itself, wrapped the way a backend bug looks from outside. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/compiled.yaml: torch.compile itself, wrapped the way a backend bug looks from
+outside. Each breaks one promise the way a regression in torch would."""
 from __future__ import annotations
 
 import torch
@@ -34,13 +35,16 @@ def _compiling(inputs=None, outputs=None):
 def _():
     def outputs(result, given):
         aliases = original.is_tensor(result) and any(original.is_tensor(g) and _shares(result, g) for g in given)
-        return original.requires_grad_(original.detach(original.clone(result)), result.requires_grad) if aliases else result
+        if not aliases:
+            return result
+        return original.requires_grad_(original.detach(original.clone(result)), result.requires_grad)
     return _compiling(outputs=outputs)
 
 
 @fault("compile_drops_input_mutation", "a compiled function runs on copies of its inputs: its in-place writes never "
        "reach the caller's tensors", entries=["compiled.mutates_input", "compiled.mutates_view_of_input"],
-       expected=[("compiled.mutates_input", "source_untouched"), ("compiled.mutates_view_of_input", "source_untouched")], **ON_COMPILE)
+       expected=[("compiled.mutates_input", "source_untouched"),
+                 ("compiled.mutates_view_of_input", "source_untouched")], **ON_COMPILE)
 def _():
     def inputs(given):
         return tuple(original.clone(g) if original.is_tensor(g) else g for g in given)

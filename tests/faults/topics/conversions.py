@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/conversions.yaml: numpy interop, Python values, devices and dtypes. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/conversions.yaml: numpy interop, Python values, devices and dtypes. Each breaks one
+promise the way a regression in torch would."""
 from __future__ import annotations
 
 import numpy as np
@@ -76,7 +77,8 @@ def _():
 def _():
     def new_tensor(self, data, *args, **kwargs):
         out = original.new_tensor(self, data, *args, **kwargs)  # also emits the real warning
-        if isinstance(data, torch.Tensor) and not args and not kwargs and data.requires_grad and original.is_grad_enabled():
+        if (isinstance(data, torch.Tensor) and not args and not kwargs and data.requires_grad
+                and original.is_grad_enabled()):
             return original.clone(data)
         return out
     return [(original.T, "new_tensor", new_tensor)]
@@ -112,7 +114,8 @@ def _():
 
 
 @fault("as_tensor_copies", "torch.as_tensor(t) copies a tensor that already has the requested dtype and device",
-       entries=["torch.as_tensor"], expected=[("torch.as_tensor", "same_object"), ("torch.as_tensor", "shares_storage")])
+       entries=["torch.as_tensor"],
+       expected=[("torch.as_tensor", "same_object"), ("torch.as_tensor", "shares_storage")])
 def _():
     return [(torch, "as_tensor", original.copying(original.as_tensor))]
 

@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/copies.yaml: clone, detach, detach_, .data, retain_grad, new_tensor, deepcopy, as_tensor, asarray. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/copies.yaml: clone, detach, detach_, .data, retain_grad, new_tensor, deepcopy,
+as_tensor, asarray. Each breaks one promise the way a regression in torch would."""
 from __future__ import annotations
 
 import weakref
@@ -135,7 +136,8 @@ def _():
 @fault("data_shares_version_counter", "`.data` behaves like detach(): it shares the source's version counter",
        entries=["data"], expected=[("data", "shares_version_counter"), ("data", "backward_sees_write")])
 def _():
-    return [(original.T, "data", property(lambda self: original.detach(self), lambda self, value: original.data.__set__(self, value)))]
+    return [(original.T, "data", property(lambda self: original.detach(self),
+                                          lambda self, value: original.data.__set__(self, value)))]
 
 
 @fault("detach__out_of_place", "detach_() does not act in place: it returns a detached alias and leaves the tensor "

@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/forms.yaml: the call forms and keyword arguments the documentation pages distinguish. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/forms.yaml: the call forms and keyword arguments the documentation pages distinguish.
+Each breaks one promise the way a regression in torch would."""
 from __future__ import annotations
 
 import torch
@@ -139,7 +140,8 @@ def _():
     def asarray(obj, *args, requires_grad=None, **kwargs):
         if isinstance(obj, torch.Tensor) and requires_grad is not None:
             return original.detach(obj).requires_grad_(requires_grad)
-        return original.asarray(obj, *args, **({} if requires_grad is None else {"requires_grad": requires_grad}), **kwargs)
+        grad = {} if requires_grad is None else {"requires_grad": requires_grad}
+        return original.asarray(obj, *args, **grad, **kwargs)
     return [(torch, "asarray", asarray)]
 
 
@@ -152,7 +154,8 @@ def _():
 
 
 @fault("dlpack_capsule_copies", "torch.from_dlpack of a DLPack capsule copies the memory instead of sharing it",
-       entries=["dlpack.capsule"], expected=[("dlpack.capsule", "shares_storage"), ("dlpack.capsule", "writes_through")])
+       entries=["dlpack.capsule"],
+       expected=[("dlpack.capsule", "shares_storage"), ("dlpack.capsule", "writes_through")])
 def _():
     def from_dlpack(ext, *args, **kwargs):
         out = original.from_dlpack(ext, *args, **kwargs)

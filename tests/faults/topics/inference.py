@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/inference.yaml: inference tensors and inference mode. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/inference.yaml: inference tensors and inference mode. Each breaks one promise the way
+a regression in torch would."""
 from __future__ import annotations
 
 import torch

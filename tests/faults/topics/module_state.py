@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/module_state.yaml: nn.Module's state_dict, load_state_dict and conversions. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/module_state.yaml: nn.Module's state_dict, load_state_dict and conversions. Each
+breaks one promise the way a regression in torch would."""
 from __future__ import annotations
 
 from tests.faults import original

@@ -1,7 +1,8 @@
-"""Faults of the documentation audit (docs/promises.md): each breaks a promise row of docs/promises.md that no earlier fault broke,
-first the keyword promises (copy=, dtype=, requires_grad=, memory_format=) and the identity and no-copy ones
-("returns self when ...", "shares memory"). docs/promises.md names, row by row, the fault that breaks the promise and
-the check that catches it; tests/selftest/test_promises.py keeps those names true to this catalog. All opt-in (Fault.opt_in)."""
+"""Faults of the documentation audit (docs/promises.md): each breaks a promise row of docs/promises.md that no earlier
+fault broke, first the keyword promises (copy=, dtype=, requires_grad=, memory_format=) and the identity and no-copy
+ones ("returns self when ...", "shares memory"). docs/promises.md names, row by row, the fault that breaks the promise
+and the check that catches it; tests/selftest/test_promises.py keeps those names true to this catalog. All opt-in
+(Fault.opt_in)."""
 from __future__ import annotations
 
 import torch
@@ -38,7 +39,9 @@ def _():
        harness_contact=_BUILD, contact_note="Case.build's `.to(dtype)` passes no copy=: the original runs unchanged")
 def _():
     def to(self, *args, **kwargs):
-        return original.to(self, *args, **{**kwargs, "copy": False}) if kwargs.get("copy") else original.to(self, *args, **kwargs)
+        if kwargs.get("copy"):
+            return original.to(self, *args, **{**kwargs, "copy": False})
+        return original.to(self, *args, **kwargs)
     return [(original.T, "to", to)]
 
 
@@ -249,4 +252,5 @@ def _():
 @fault("data_keeps_graph", "`.data` returns an alias still in the graph (view_as)", entries=["data"],
        expected=[("data", "requires_grad"), ("data", "grad_fn")])
 def _():
-    return [(original.T, "data", property(lambda self: original.view_as(self, self), lambda self, value: original.data.__set__(self, value)))]
+    return [(original.T, "data", property(lambda self: original.view_as(self, self),
+                                          lambda self, value: original.data.__set__(self, value)))]

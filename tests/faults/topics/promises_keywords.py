@@ -1,6 +1,7 @@
-"""Faults of the documentation audit (docs/promises.md) that first went unnoticed: each breaks a documented promise that no spec entry
-stated (the whole suite, or the row's own entry, passed under it), and the entry added for it at the end of specs/forms.yaml catches it. Unlike the audit's other faults (tests/faults/topics/promises_*.py, all
-opt-in), these run in the default fault campaign: they are what shows those entries can fail.
+"""Faults of the documentation audit (docs/promises.md) that first went unnoticed: each breaks a documented promise that
+no spec entry stated (the whole suite, or the row's own entry, passed under it), and the entry added for it at the end
+of specs/forms.yaml catches it. Unlike the audit's other faults (tests/faults/topics/promises_*.py, all opt-in), these
+run in the default fault campaign: they are what shows those entries can fail.
 """
 from __future__ import annotations
 

@@ -109,7 +109,8 @@ def _():
        expected=[("torch.nested.as_nested_tensor:list", "requires_grad")])
 def _():
     def as_nested_tensor(ts, *args, **kwargs):
-        return original.as_nested_tensor([original.detach(t) for t in ts] if isinstance(ts, list) else ts, *args, **kwargs)
+        return original.as_nested_tensor([original.detach(t) for t in ts] if isinstance(ts, list) else ts, *args,
+                                         **kwargs)
     return [(torch.nested, "as_nested_tensor", as_nested_tensor)]
 
 
@@ -119,7 +120,9 @@ def _():
                  ("inference_mode.view_of_inference", "shares_storage")])
 def _():
     def view_as(self, other):
-        return original.clone(self) if self.is_inference() and not torch.is_inference_mode_enabled() else original.view_as(self, other)
+        if self.is_inference() and not torch.is_inference_mode_enabled():
+            return original.clone(self)
+        return original.view_as(self, other)
     return [(original.T, "view_as", view_as)]
 
 

@@ -180,7 +180,8 @@ def _():
        harness_contact=("copysuite/run/probes.py:snapshot",),
        contact_note="snapshot reads `_version` of tensors that are not inference tensors only: the original value")
 def _():
-    return [(original.T, "_version", property(lambda self: 0 if self.is_inference() else _version.__get__(self, type(self))))]
+    return [(original.T, "_version",
+             property(lambda self: 0 if self.is_inference() else _version.__get__(self, type(self))))]
 
 
 @fault("detached_alias_refuses_metadata_change", "an in-place metadata change (transpose_) of what detach() returned "

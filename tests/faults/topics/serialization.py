@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/serialization.yaml: torch.save/torch.load, pickle and deep copies of structures. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/serialization.yaml: torch.save/torch.load, pickle and deep copies of structures. Each
+breaks one promise the way a regression in torch would."""
 from __future__ import annotations
 
 from mmap import MAP_SHARED
@@ -29,7 +30,9 @@ def _():
 def _():
     def compact(t):
         whole = untyped_storage(t).nbytes()
-        return t if isinstance(t, original.Parameter) or whole <= t.numel() * t.element_size() else original.own_memory(t)
+        if isinstance(t, original.Parameter) or whole <= t.numel() * t.element_size():
+            return t
+        return original.own_memory(t)
 
     def save(obj, *args, **kwargs):
         return original.save(original.each_tensor(obj, compact), *args, **kwargs)

@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/sparse_nested.yaml: sparse COO and nested tensors. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/sparse_nested.yaml: sparse COO and nested tensors. Each breaks one promise the way a
+regression in torch would."""
 from __future__ import annotations
 
 import torch
@@ -10,7 +11,8 @@ from tests.faults.fault import fault
 @fault("sparse_values_copies", "values() of a sparse COO tensor returns a copy of its values instead of the tensor "
        "it holds (a write into it no longer reaches the sparse tensor)",
        entries=["Tensor.values:sparse", "Tensor.values:sparse.write_through", "Tensor.coalesce:coalesced.values"],
-       expected=[("Tensor.values:sparse", "shares_storage[v]"), ("Tensor.values:sparse.write_through", "values_equal[z]"),
+       expected=[("Tensor.values:sparse", "shares_storage[v]"),
+                 ("Tensor.values:sparse.write_through", "values_equal[z]"),
                  ("Tensor.coalesce:coalesced.values", "shares_storage[v]")])
 def _():
     def values(self):
@@ -46,7 +48,8 @@ if original.NestedTensor is not None:
 def _():
     def dense_ok(real, dense):
         return lambda self: real(self) if self.layout != torch.strided else dense(self)
-    return [(original.T, "coalesce", dense_ok(original.coalesce, lambda t: t)), (original.T, "values", dense_ok(original.values, lambda t: t)),
+    return [(original.T, "coalesce", dense_ok(original.coalesce, lambda t: t)),
+            (original.T, "values", dense_ok(original.values, lambda t: t)),
             (original.T, "indices", dense_ok(original.indices, lambda t: torch.nonzero(t).t()))]
 
 

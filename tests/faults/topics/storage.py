@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/storage.yaml: share_memory_, set_ and the storage objects of views. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/storage.yaml: share_memory_, set_ and the storage objects of views. Each breaks one
+promise the way a regression in torch would."""
 from __future__ import annotations
 
 import torch

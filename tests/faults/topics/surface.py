@@ -1,5 +1,5 @@
-"""Faults in the operator surface (copysuite/surface): a view op that copies, an in-place op that returns a new tensor or
-skips its version bump, an out= op that returns a fresh tensor or leaves an empty out unresized, a functional op that
+"""Faults in the operator surface (copysuite/surface): a view op that copies, an in-place op that returns a new tensor
+or skips its version bump, an out= op that returns a fresh tensor or leaves an empty out unresized, a functional op that
 returns an alias. Each is caught by the surface cell of the op whose schema states the contract (copysuite/surface).
 """
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Faults in the promises of specs/views.yaml and specs/view_or_copy.yaml: views, reshape, flatten, contiguous. Each breaks one promise the way a regression in torch would."""
+"""Faults in the promises of specs/views.yaml and specs/view_or_copy.yaml: views, reshape, flatten, contiguous. Each
+breaks one promise the way a regression in torch would."""
 from __future__ import annotations
 
 from tests.faults import original
@@ -33,7 +34,8 @@ def _():
 
 @fault("reshape_multidim_copies", "reshape() to a shape of two or more dims always copies, even where a view is "
        "possible", entries=["reshape:merge_last", "reshape:reversed_shape"],
-       expected=[("reshape:merge_last", "view_or_contiguous_copy"), ("reshape:reversed_shape", "view_or_contiguous_copy")],
+       expected=[("reshape:merge_last", "view_or_contiguous_copy"),
+                 ("reshape:reversed_shape", "view_or_contiguous_copy")],
        harness_contact=("copysuite/strategies/cases.py:build",),
        contact_note="Case.build runs the printed input code, `source.copy_(flat.reshape(shape))`: a contiguous copy of "
                     "the flat values has the same values, which copy_ writes into the source")
