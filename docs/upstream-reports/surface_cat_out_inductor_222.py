@@ -5,6 +5,7 @@ aot_eager out is written and returned, and 2.4.1's inductor does the same. Seen 
 pytorch/pytorch issue 120242, "torch.compile with out parameters create extra buffers", is about the copy, not a
 lost write).
 """
+import sys
 import torch
 
 
@@ -12,9 +13,16 @@ def program(x, out):
     return torch.cat([x, x], out=out)
 
 
+seen = {}
 for name, fn in [("eager", program), ("aot_eager", torch.compile(program, backend="aot_eager")),
                  ("inductor", torch.compile(program, backend="inductor"))]:
     x, out = torch.randn(3, 4), torch.zeros(6, 4)
     result = fn(x, out)
     print(f"{name:9s} torch {torch.__version__}: result is out: {result is out}, "
           f"out written: {torch.equal(out, torch.cat([x, x]))}")
+    seen[name] = (result is out, torch.equal(out, torch.cat([x, x])))
+# the bug: inductor neither returns out nor writes it
+reproduces = seen["inductor"] != seen["eager"]
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])
