@@ -3,6 +3,8 @@
     python -m copysuite drafts                              # every draft: a table of draft, verdict, seconds
     python -m copysuite drafts --json results/drafts/torch-2.13.0.json
     python -m copysuite drafts cache_serves_aliased_graph new_tensor_lazy_bits
+    python -m copysuite drafts --markdown results/drafts/torch-*.json   # the table of the drafts' README, no run
+    python -m copysuite drafts --timings results/drafts/torch-2.13.0.json --under 15   # CI's subset
 
 A draft is a standalone script (only torch needed) whose last line printed is its verdict, with a matching exit
 status (docs/upstream-reports/README.md):
@@ -105,6 +107,14 @@ def torch_version(python: str) -> str:
     return done.stdout.strip() or f"unknown ({done.stderr.strip().splitlines()[-1:]})"
 
 
+def quick(paths, timings: str, under: float) -> tuple[list, list]:
+    """(the drafts to run, the names left out): those a recorded run took `under` seconds or more for are left out;
+    a draft the record does not have runs."""
+    seconds = {d["name"]: d["seconds"] for d in json.loads(Path(timings).read_text())["drafts"]}
+    slow = [p.stem for p in paths if seconds.get(p.stem, 0.0) >= under]
+    return [p for p in paths if p.stem not in slow], slow
+
+
 def counts(records) -> dict:
     tally = {verdict: 0 for verdict in (*VERDICTS, ERROR)}
     for record in records:
@@ -129,13 +139,36 @@ def report(records, python: str, torch: str, load: tuple) -> dict:
             "total_seconds": round(sum(r["seconds"] for r in records), 1), "drafts": records}
 
 
+def markdown(paths) -> str:
+    """The Markdown table of docs/upstream-reports/README.md: one row per draft, one column per release's JSON."""
+    runs = sorted((json.loads(Path(p).read_text()) for p in paths), key=lambda run: release_key(run["torch"]))
+    names = sorted({d["name"] for run in runs for d in run["drafts"]})
+    by_run = [{d["name"]: d["verdict"] for d in run["drafts"]} for run in runs]
+    rows = ["| draft | " + " | ".join(run["torch"] for run in runs) + " |", "|---" * (len(runs) + 1) + "|"]
+    rows += [f"| `{name}` | " + " | ".join(v.get(name, "not run") for v in by_run) + " |" for name in names]
+    for verdict in (*VERDICTS, ERROR):
+        rows.append(f"| **{verdict.lower()}** | " + " | ".join(str(run["counts"][verdict]) for run in runs) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def release_key(version: str) -> tuple:
+    return tuple(int(part) for part in re.findall(r"\d+", version.split("+")[0])[:3])
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m copysuite drafts", description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", metavar="NAME", help="drafts to run (file name or stem; default: all)")
     ap.add_argument("--json", metavar="PATH", help="write the per-draft records, torch and python here")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per draft (default 300)")
     ap.add_argument("--dir", default=str(DRAFTS_DIR), help="the drafts' folder (default: the checkout's)")
+    ap.add_argument("--markdown", nargs="+", metavar="JSON", help="run nothing: print the table of these runs")
+    ap.add_argument("--timings", metavar="JSON", help="a recorded run (--json) whose seconds --under reads")
+    ap.add_argument("--under", type=float, metavar="SECONDS",
+                    help="with --timings: leave out the drafts that took this long or longer in that run")
     args = ap.parse_args(argv)
+    if args.markdown:
+        sys.stdout.write(markdown(args.markdown))
+        return 0
     try:
         paths = find(args.names, Path(args.dir))
     except KeyError as exc:
@@ -145,6 +178,9 @@ def main(argv=None) -> int:
         print(f"no drafts in {args.dir} (the drafts live in a checkout, not in an installed package)",
               file=sys.stderr)
         return 2
+    if args.timings and args.under is not None:
+        paths, slow = quick(paths, args.timings, args.under)
+        print(f"left out, {args.under:g} s or more in {args.timings}: {', '.join(slow) or 'none'}")
     python, load = sys.executable, os.getloadavg()
     torch = torch_version(python)
     print(f"{len(paths)} drafts on torch {torch} (python {platform.python_version()}), one at a time", flush=True)

@@ -116,3 +116,27 @@ def test_command_table_json_and_exit_status(tmp_path, monkeypatch, capsys):
     assert drafts.main(["--dir", str(tmp_path), "silent", "fixed"]) == 1
     assert "silent  ERROR" in capsys.readouterr().out
     assert drafts.main(["--dir", str(tmp_path), "nonexistent"]) == 2
+
+
+def run_record(torch, verdicts):
+    records = [{"name": n, "verdict": v, "exit_code": drafts.VERDICTS.get(v), "seconds": s, "why": "", "tail": []}
+               for n, (v, s) in verdicts.items()]
+    return {"torch": torch, "counts": drafts.counts(records), "drafts": records}
+
+
+def test_markdown_table_from_runs(tmp_path):
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(run_record("2.13.0+cpu", {"a": ("REPRODUCES", 1.0), "b": ("FIXED", 1.0)})))
+    new.write_text(json.dumps(run_record("2.14.1+cu130", {"a": ("FIXED", 1.0)})))
+    table = drafts.markdown([new, old]).splitlines()
+    assert table[0] == "| draft | 2.13.0+cpu | 2.14.1+cu130 |"            # releases in order, not argument order
+    assert "| `a` | REPRODUCES | FIXED |" in table and "| `b` | FIXED | not run |" in table
+    assert "| **reproduces** | 1 | 0 |" in table
+
+
+def test_quick_subset_leaves_out_the_slow_drafts(tmp_path):
+    timings = tmp_path / "run.json"
+    timings.write_text(json.dumps(run_record("2.13.0", {"fast": ("FIXED", 3.0), "slow": ("FIXED", 40.0)})))
+    paths = [tmp_path / f"{name}.py" for name in ("fast", "slow", "new")]
+    kept, left_out = drafts.quick(paths, str(timings), 15)
+    assert [p.stem for p in kept] == ["fast", "new"] and left_out == ["slow"]     # a draft not yet timed runs
