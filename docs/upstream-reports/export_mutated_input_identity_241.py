@@ -1,6 +1,7 @@
 """torch 2.4: the module of torch.export.export(...).module() that mutates its input in place and returns it returns
 a new tensor (with the new values, in memory of its own), not the caller's tensor; eager returns the input itself,
-and so does the exported module on 2.6 and later (2.2.2: the call fails, PR 118272). Run with torch 2.4.1."""
+and so does the exported module on 2.6 and later (2.2.2: the call fails, PR 118272). Run with torch 2.4.1 (seen
+there); FIXED on 2.6.0, 2.13.0 and 2.14.1, no fixing PR identified."""
 import sys
 import torch
 

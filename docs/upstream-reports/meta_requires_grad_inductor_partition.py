@@ -4,7 +4,7 @@ save). Inductor's joint-graph pass replaces meta outputs with `empty_strided` no
 partitioner's CSE merges the forward's and the backward's into one node, which the tangents-closure rule of PR 172885
 wants from the forward, where it can be neither saved nor recomputed. 2.10.0 and 2.14.1 compile it (2.14's CSE keys
 nodes by partition); aot_eager, CPU inputs and inputs that do not require grad hold; `torch._functorch.config.cse =
-False` works around it. No upstream report or fix PR found (2026-11-25)."""
+False` works around it. No upstream report or fix PR found (2026-11-25); FIXED on 2.14.1 without a PR that names it."""
 import sys
 import torch
 

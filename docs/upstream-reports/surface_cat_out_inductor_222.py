@@ -3,7 +3,7 @@ writes out nor returns it (silent: the result is a new tensor and out keeps its 
 aot_eager out is written and returned, and 2.4.1's inductor does the same. Seen by the operator surface's cells
 (copysuite/surface, surface.out:cat). No upstream issue found (searched: inductor cat out= not written; closest,
 pytorch/pytorch issue 120242, "torch.compile with out parameters create extra buffers", is about the copy, not a
-lost write).
+lost write). Seen on 2.2.2; FIXED on 2.4.1, 2.13.0 and 2.14.1, no fixing PR identified.
 """
 import sys
 import torch
