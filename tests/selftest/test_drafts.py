@@ -140,3 +140,15 @@ def test_quick_subset_leaves_out_the_slow_drafts(tmp_path):
     paths = [tmp_path / f"{name}.py" for name in ("fast", "slow", "new")]
     kept, left_out = drafts.quick(paths, str(timings), 15)
     assert [p.stem for p in kept] == ["fast", "new"] and left_out == ["slow"]     # a draft not yet timed runs
+
+
+def test_the_readme_table_is_the_committed_runs():
+    """docs/upstream-reports/README.md shows the table `--markdown` makes of results/drafts/*.json, as it stands."""
+    runs = sorted((drafts.DRAFTS_DIR.parents[1] / "results" / "drafts").glob("torch-*.json"))
+    assert runs, "no committed run of the drafts in results/drafts/"
+    assert drafts.markdown(runs) in (drafts.DRAFTS_DIR / "README.md").read_text(), (
+        "regenerate the table: python -m copysuite drafts --markdown results/drafts/torch-*.json")
+    names = {p.stem for p in DRAFTS}
+    for run in runs:
+        ran = {d["name"] for d in json.loads(run.read_text())["drafts"]}
+        assert ran == names, f"{run.name} is not a run of today's drafts: rerun it ({sorted(ran ^ names)})"
