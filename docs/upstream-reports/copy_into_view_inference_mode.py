@@ -2,12 +2,13 @@
 AOTAutograd: the compiled call does not do what eager does on any release tried, in one of two ways.
 - 2.2.2 ... 2.6.0 (every backend), silently: the returned view is not an autograd view of the input (its `_base` is
   not the input's base); with inductor on 2.2.2 and 2.4.1 the write does not move the input's version counter either.
-  This is the draft's own finding (no upstream report found); 2.8.0 no longer shows it.
-- 2.8.0 ... 2.14.1 (seen on 2.13.0 and 2.14.1): the compile fails with "A view was created in no_grad mode and its
-  base or another view of its base has been modified inplace with grad mode enabled", issue 158561 (open), which the
-  suite records already (specs/compiled.yaml `compiled.copy_into_view_of_input`). On these releases this draft is a
-  duplicate of that record, and says so in its output: an input that requires grad always meets that error first,
-  so whether the silent part was fixed cannot be seen (a frozen input, which does not require grad, holds on 2.13).
+  This is the draft's own finding (no upstream report found); 2.8.0 agreed with eager when the draft was written.
+- 2.13.0 and 2.14.1 (the releases between 2.8.0 and them not rerun): the compile fails with "A view was created in
+  no_grad mode and its base or another view of its base has been modified inplace with grad mode enabled", issue
+  158561 (open), which the suite records already (specs/compiled.yaml `compiled.copy_into_view_of_input`). On these
+  releases this draft is a duplicate of that record, and says so in its output: an input that requires grad always
+  meets that error first, so whether the silent part stays fixed cannot be seen (a frozen input, which does not
+  require grad, holds on 2.13.0).
 Eager: a view of the input, counter moved, input written. The verdict is REPRODUCES when a compiled call differs from
 eager in either way; the last lines name which.
 """

@@ -1,7 +1,7 @@
 """torch 2.2.2: a sparse COO tensor passed to a function compiled with aot_eager fails inside AOTAutograd
 ("Cannot access storage of SparseTensorImpl", BackendCompilerFailed) instead of graph-breaking as later releases do
 (dynamo does not wrap sparse tensors: issue 169119); with fullgraph=False the function should still run eagerly.
-Seen on 2.2.2; FIXED on the later releases tried (2.4.1 ... 2.14.1), no fixing PR identified."""
+Seen on 2.2.2; later releases graph-break (FIXED on 2.13.0 and 2.14.1), no fixing PR identified."""
 import sys
 import torch
 
