@@ -21,11 +21,18 @@ def int_view(a, b):
 
 
 backend = sys.argv[1] if len(sys.argv) > 1 else "aot_eager"
+compile_failed = []
 for fn in (under_no_grad, int_view):
     for name, run in (("eager", fn), (backend, torch.compile(fn, backend=backend))):
         leaf = torch.arange(4.0).requires_grad_()
         try:
             print(f"{fn.__name__:14s} {name:10s} torch {torch.__version__}: {run(leaf, leaf[:2]).tolist()}")
         except Exception as exc:  # noqa: BLE001 - the compiled call's error is what this script reports
+            compile_failed.append(name != "eager" and "any_leaf" in str(exc))
             print(f"{fn.__name__:14s} {name:10s} torch {torch.__version__}: {type(exc).__name__}: "
-                  f"{str(exc).strip().splitlines()[1][:160]}")
+                  f"{(str(exc).strip().splitlines()[1:] or [''])[0][:160]}")
+# the bug: eager writes through the view, the compiled function fails AOTAutograd's all-or-no-leaves assertion
+reproduces = any(compile_failed)
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -5,9 +5,12 @@ replays the output's own view ops instead, detach included, behind `torch._funct
 (on by default). The script compiles detach() with that switch on and off: on 2.4.1 off brings 2.2.2's view back.
 Record `aliased_output_regenerated_as_view` in specs/conversions.yaml (`detach`, `data`; aot_eager and inductor). Fixed
 upstream: nothing to file, kept as the evidence of the 2.2 cells."""
+import sys
+
 import torch
 import torch._functorch.config as functorch_config
 
+as_installed = {}
 for replay in (True, False):
     if hasattr(functorch_config, "view_replay_for_aliased_outputs"):
         functorch_config.view_replay_for_aliased_outputs = replay
@@ -18,3 +21,10 @@ for replay in (True, False):
         switch = getattr(functorch_config, "view_replay_for_aliased_outputs", "absent")
         print(f"torch {torch.__version__} {backend:9s} view_replay_for_aliased_outputs={switch}: "
               f"detach() result._base is x: {r._base is x}")
+        if replay:
+            as_installed[backend] = r._base is x
+# the bug: with torch's defaults (the switch on, where it exists) the compiled detach() is a view of x
+reproduces = any(as_installed.values())
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

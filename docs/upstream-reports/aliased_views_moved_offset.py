@@ -22,13 +22,22 @@ compiled = torch.compile(program, backend=backend, fullgraph=True, dynamic=False
 storage = torch.arange(1.0, 11.0)
 w = storage[:6].clone().view(2, 3)
 compiled(w, w[:])                                           # first call: views at storage offset 0
+wrong = False
 for name, fn in [("eager", program), (backend, compiled)]:
     storage = torch.arange(1.0, 11.0)
     source = storage.as_strided((2, 3), (3, 1), 3)          # the same views, at storage offset 3
     before = source.clone()
     try:
         result = fn(source, source[:])
+        if name != "eager":
+            wrong = not torch.equal(result, before) or storage[:3].tolist() != [1.0, 2.0, 3.0]
         print(f"{name:10s} torch {torch.__version__}: result == source before: {torch.equal(result, before)}; "
               f"storage after: {storage.tolist()}")
     except Exception as exc:  # noqa: BLE001 - the compiled call's error is what this script reports
+        wrong = wrong or name != "eager"
         print(f"{name:10s} torch {torch.__version__}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+# the bug: the second call writes and reads the first elements of the storage (or fails), not the tensor passed in
+reproduces = wrong
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -7,6 +7,7 @@ that prim's eager implementation allocates its result with the input's requires_
 H200: the suite's `torch.tensor`, `to:copy`, `new_tensor`, `new_tensor:grad_source`, and this script's four programs
 with `torch.set_default_device('cuda')`). No upstream report found; the closest is issue 139629 (open: inductor
 should run its fallbacks without the Autograd dispatch keys)."""
+import sys
 import torch
 
 PROGRAMS = {
@@ -16,6 +17,7 @@ PROGRAMS = {
     "s.new_tensor(s)": (lambda s: s.new_tensor(s), torch.zeros(3, dtype=torch.complex128), False),
 }
 
+requires = []
 for name, (program, source, no_grad) in PROGRAMS.items():
     source.requires_grad_()
     for how, fn in [("eager", program), ("inductor", torch.compile(program, backend="inductor", fullgraph=True))]:
@@ -23,3 +25,9 @@ for name, (program, source, no_grad) in PROGRAMS.items():
         with torch.set_grad_enabled(not no_grad):
             r = fn(source)
         print(f"torch {torch.__version__} {how:8s} {name}: requires_grad {r.requires_grad} (eager: False)")
+        requires.append(how == "inductor" and r.requires_grad)
+# the bug: any of the four copies comes out of inductor requiring grad
+reproduces = any(requires)
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

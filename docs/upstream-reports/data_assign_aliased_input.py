@@ -15,10 +15,18 @@ def program(a, b):
 
 
 backend = sys.argv[1] if len(sys.argv) > 1 else "aot_eager"
+seen = {}
 for name, fn in (("eager", program), (backend, torch.compile(program, backend=backend))):
     a = torch.arange(4.0).reshape(2, 2)
     try:
         out = fn(a, a.t())
         print(f"{name:10s} torch {torch.__version__}: strides {out.stride()}, values {out.tolist()}")
+        seen[name] = (out.stride(), out.tolist())
     except Exception as exc:  # noqa: BLE001 - the compiled call's error is what this script reports
         print(f"{name:10s} torch {torch.__version__}: {type(exc).__name__}: {str(exc).splitlines()[0][:160]}")
+        seen[name] = type(exc).__name__
+# the bug: the compiled b does not take a's geometry and values as eager's does
+reproduces = seen[backend] != seen["eager"]
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -12,7 +12,14 @@ def program(a):
     return a.data, a.data
 
 
+one_object = {}
 for backend in ("eager (no compile)", *(sys.argv[1:] or ["eager", "aot_eager"])):
     fn = program if backend.startswith("eager (") else torch.compile(program, backend=backend)
     first, second = fn(torch.arange(3.0))
     print(f"{backend:18s} torch {torch.__version__}: the two reads are one object: {first is second}")
+    one_object[backend] = first is second
+# the bug: compiled, the two reads are one object (eagerly two)
+reproduces = any(same for backend, same in one_object.items() if not backend.startswith("eager ("))
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -15,8 +15,15 @@ def program(a, b):
 
 
 backend = sys.argv[1] if len(sys.argv) > 1 else "aot_eager"
+moved = {}
 for name, fn in (("eager", program), (backend, torch.compile(program, backend=backend))):
     a = torch.arange(3.0)
     before = a._version
     fn(a, a.detach())
     print(f"{name:10s} torch {torch.__version__}: a's version counter moved: {a._version != before}; a = {a.tolist()}")
+    moved[name] = a._version != before
+# the bug: the counter the two share moves eagerly, not compiled
+reproduces = moved["eager"] and not moved[backend]
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -4,6 +4,7 @@ module leaves x as it was, and the write lands in x's old memory. Silent: nothin
 `python -m copysuite fuzz --execution export`; seen on torch 2.13.0 and 2.14.1. No upstream report found (closest:
 issue 94773, `.data =` with a live alias under torch.compile; under torch.compile dynamo lowers `.data =` to set_(),
 issue 139152)."""
+import sys
 import torch
 
 
@@ -22,8 +23,14 @@ x, y = inputs()
 Program()(x, y)
 print(f"torch {torch.__version__} eager:    x {x.tolist()}, y {y.tolist()}, x shares y's memory: "
       f"{x.data_ptr() == y.data_ptr()}")
+eager = (x.tolist(), y.tolist(), x.data_ptr() == y.data_ptr())
 exported = torch.export.export(Program(), inputs()).module()
 x, y = inputs()
 exported(x, y)
 print(f"torch {torch.__version__} exported: x {x.tolist()}, y {y.tolist()}, x shares y's memory: "
       f"{x.data_ptr() == y.data_ptr()}")
+# the bug: the exported module leaves the caller's x and y in another state than eager does
+reproduces = (x.tolist(), y.tolist(), x.data_ptr() == y.data_ptr()) != eager
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

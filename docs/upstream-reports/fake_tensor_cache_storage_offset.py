@@ -8,6 +8,7 @@ by `python -m copysuite fuzz --execution compile.eager` (seed 7); seen on torch 
 the same process) and 2.14.1 (always). Closest upstream: issue 159151 / PR 180822 (a cache hit loses the storage
 aliasing of prims.as_strided: the same mechanism, another field); issue 114415 is unrelated (aliasing below
 subclasses)."""
+import sys
 import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
@@ -20,3 +21,8 @@ with mode:
 real = torch.ops.aten.slice_scatter(a, a, 0, 0)
 print(f"torch {torch.__version__}: slice_scatter storage offset eagerly {real.storage_offset()}, "
       f"fake first call {first.storage_offset()}, fake second call (cache hit) {second.storage_offset()}")
+# the bug: a call under FakeTensorMode gives another storage offset than eager
+reproduces = {first.storage_offset(), second.storage_offset()} != {real.storage_offset()}
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -7,6 +7,7 @@ remove="mutations" that value is a transposed view of the same memory, and copy_
 overlap check does not see it). Eagerly the input's strides change and its memory is untouched. Found by
 `python -m copysuite fuzz --execution functionalize` (seed 3); seen on torch 2.13.0 and 2.14.1. Closest upstream:
 issue 153861 (another copy-back bug of functionalize's input mutations); none found for metadata."""
+import sys
 import torch
 from torch.func import functionalize
 
@@ -16,6 +17,7 @@ def program(a):
     return a.clone()
 
 
+seen = {}
 for name, make in (("contiguous (2, 2)", lambda: torch.arange(4.0).reshape(2, 2)),
                    ("rows 4 apart (2, 2)", lambda: torch.arange(6.0).as_strided((2, 2), (4, 1)))):
     for side, fn in (("eager", program), ("functionalize", functionalize(program))):
@@ -23,5 +25,12 @@ for name, make in (("contiguous (2, 2)", lambda: torch.arange(4.0).reshape(2, 2)
         try:
             fn(a)
             print(f"torch {torch.__version__} {name} {side:13s}: strides {a.stride()}, values {a.tolist()}")
+            seen[name, side] = (a.stride(), a.tolist())
         except RuntimeError as exc:
             print(f"torch {torch.__version__} {name} {side:13s}: raises {str(exc)[:90]}")
+            seen[name, side] = "raises"
+# the bug: for either input, the caller's tensor after functionalize is not eager's (refused, or wrong values)
+reproduces = any(seen[name, "functionalize"] != seen[name, "eager"] for name, _ in seen)
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -14,9 +14,17 @@ def program(a):
 
 
 backend = sys.argv[1] if len(sys.argv) > 1 else "inductor"
+refused = {}
 for name, fn in (("eager", program), (backend, torch.compile(program, backend=backend))):
     try:
         out = fn(torch.tensor([True, True]))
         print(f"{name:10s} torch {torch.__version__}: returned {out.dtype} {out.tolist()}")
+        refused[name] = False
     except RuntimeError as exc:
         print(f"{name:10s} torch {torch.__version__}: raised {str(exc).strip().splitlines()[-1][:120]}")
+        refused[name] = True
+# the bug: inductor runs what eager refuses
+reproduces = refused["eager"] and not refused[backend]
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

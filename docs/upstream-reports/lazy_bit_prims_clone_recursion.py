@@ -6,6 +6,7 @@ aot_eager and inductor, static and dynamic shapes; record `lazy_bit_prims_clone_
 (detach, .data, torch.tensor, torch.asarray, numpy(force=True), and the backward of clones and casts). The script then
 registers what PR 132699 adds for prims.clone (a fallthrough on both keys) and compiles again: on 2.2.2 and 2.4.1 that
 alone makes both inputs compile. Fixed upstream: nothing to file, kept as the evidence of the 2.2 and 2.4 cells."""
+import sys
 import torch
 
 
@@ -14,6 +15,8 @@ def program(x):
 
 
 def compile_each(tag):
+    """Compiles detach() of a conj, a neg and a plain input under each backend; True when any fails to compile."""
+    failed = False
     z = torch.tensor([1 + 1j, 2 - 1j], dtype=torch.complex64)
     for label, x in [("conj", z.conj()), ("neg", torch.tensor([1.0, 2.0])._neg_view()), ("none", z)]:
         for backend in ["eager", "aot_eager", "inductor"]:
@@ -24,11 +27,18 @@ def compile_each(tag):
             except Exception as e:            # noqa: BLE001 - the compile error is what is shown
                 last = [line for line in str(e).splitlines() if "Error" in line][:1]
                 shown = f"{type(e).__name__}: {' '.join(last)[:90]}"
+                failed = True
             print(f"torch {torch.__version__} {tag} {backend:9s} {label:4s} bit: {shown}")
+    return failed
 
 
-compile_each("as installed")
+as_installed = compile_each("as installed")
 fallthroughs = torch.library.Library("prims", "IMPL")
 for key in ("Conjugate", "Negative"):
     fallthroughs.impl("clone", torch.library.fallthrough_kernel, key)
 compile_each("with PR 132699's prims.clone fallthroughs")
+# the bug: as installed, a lazy-bit input fails to compile (the second pass only shows PR 132699's fix working)
+reproduces = as_installed
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -15,9 +15,16 @@ def program(a):
     return a * 1
 
 
+after = {}
 for backend in ("eager (no compile)", *(sys.argv[1:] or ["eager", "aot_eager"])):
     fn = program if backend.startswith("eager (") else torch.compile(program, backend=backend)
     a = torch.arange(3.0).requires_grad_()
     with torch.no_grad():
         fn(a)
     print(f"{backend:18s} torch {torch.__version__}: a.requires_grad after the call: {a.requires_grad}")
+    after[backend] = a.requires_grad
+# the bug: compiled, the caller's tensor still requires grad (eagerly it no longer does)
+reproduces = any(v != after["eager (no compile)"] for v in after.values())
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -26,3 +26,8 @@ done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=T
 print(f"torch {torch.__version__}: {done.stdout.strip()}")
 print(f"x * 1 after x.set_(TwoTensor(...)): return code {done.returncode} (-11: segmentation fault; an error "
       f"would be 1 with a RuntimeError)")
+# the bug: the process is killed by a signal (the crash) instead of raising or running
+reproduces = done.returncode < 0
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

@@ -3,8 +3,9 @@ writes out nor returns it (silent: the result is a new tensor and out keeps its 
 aot_eager out is written and returned, and 2.4.1's inductor does the same. Seen by the operator surface's cells
 (copysuite/surface, surface.out:cat). No upstream issue found (searched: inductor cat out= not written; closest,
 pytorch/pytorch issue 120242, "torch.compile with out parameters create extra buffers", is about the copy, not a
-lost write).
+lost write). Seen on 2.2.2; FIXED on 2.4.1, 2.13.0 and 2.14.1, no fixing PR identified.
 """
+import sys
 import torch
 
 
@@ -12,9 +13,16 @@ def program(x, out):
     return torch.cat([x, x], out=out)
 
 
+seen = {}
 for name, fn in [("eager", program), ("aot_eager", torch.compile(program, backend="aot_eager")),
                  ("inductor", torch.compile(program, backend="inductor"))]:
     x, out = torch.randn(3, 4), torch.zeros(6, 4)
     result = fn(x, out)
     print(f"{name:9s} torch {torch.__version__}: result is out: {result is out}, "
           f"out written: {torch.equal(out, torch.cat([x, x]))}")
+    seen[name] = (result is out, torch.equal(out, torch.cat([x, x])))
+# the bug: inductor neither returns out nor writes it
+reproduces = seen["inductor"] != seen["eager"]
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

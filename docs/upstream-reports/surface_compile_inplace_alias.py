@@ -4,8 +4,10 @@ first: polygamma(n, self)); aten.lift_fresh, which eagerly returns its argument 
 aten.slice_inverse, which eagerly returns a view, fails in fake-tensor propagation. Seen by the operator surface's
 cells (copysuite/surface).
 """
+import sys
 import torch
 
+seen = {}
 for name, fn, make in [
         ("polygamma_", lambda x: x.polygamma_(1), lambda: torch.randn(3, 4)),
         ("lift_fresh", lambda x: torch.ops.aten.lift_fresh(x), lambda: torch.randn(3, 4)),
@@ -15,7 +17,13 @@ for name, fn, make in [
         x = make()
         try:
             result = f(x)
-            print(f"{name} {label}: result is x: {result is x}, shares storage: "
-                  f"{result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()}")
+            seen[name, label] = (result is x, result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr())
+            print(f"{name} {label}: result is x: {seen[name, label][0]}, shares storage: {seen[name, label][1]}")
         except Exception as exc:  # noqa: BLE001 - the reproduction prints whatever it raises
+            seen[name, label] = type(exc).__name__
             print(f"{name} {label}: {type(exc).__name__}: {str(exc).splitlines()[0][:120]}")
+# the bug: any of the three gives another result compiled than eagerly (a failure, or a new tensor for an alias)
+reproduces = any(seen[name, "aot_eager"] != seen[name, "eager"] for name, _ in seen)
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

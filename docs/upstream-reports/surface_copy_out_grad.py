@@ -7,6 +7,8 @@ from 2.8.0 on (the error is raised inside at::native::unbind_copy_int_out) and w
 2.4.1 unbind_copy writes such outs too (closest upstream: pytorch/pytorch PR 134319, "Fix unbind_copy and add its
 decomposition", closed; not confirmed to be the change).
 """
+import sys
+
 import torch
 
 
@@ -15,6 +17,7 @@ def outs():
 
 
 x = torch.randn(4, requires_grad=True)
+refused = {}
 for name, call in [("mul", lambda: torch.mul(x, 2, out=torch.empty(4, requires_grad=True))),
                    ("unbind_copy", lambda: torch.unbind_copy(x.view(2, 2), out=outs())),
                    ("split_with_sizes_copy", lambda: torch.split_with_sizes_copy(x, [2, 2], out=outs())),
@@ -23,6 +26,14 @@ for name, call in [("mul", lambda: torch.mul(x, 2, out=torch.empty(4, requires_g
                        [x[:2], x[2:]], [x[:2], x[2:]], out=outs()))]:
     try:
         call()
+        refused[name] = False
         print(f"{name}: no error")
     except RuntimeError as exc:
+        refused[name] = True
         print(f"{name}: {str(exc)[:100]}")
+# the bug: an out= form writes outs that require grad where mul's out= (the rule) refuses
+reproduces = refused["mul"] and not all(refused[n] for n in ("split_with_sizes_copy", "split_copy",
+                                                             "_foreach_add.List_out"))
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

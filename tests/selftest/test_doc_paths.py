@@ -38,10 +38,7 @@ def committed_outputs(root: Path) -> tuple:
     lines = ignore.read_text().splitlines() if ignore.exists() else []
     return tuple(line[1:] for line in lines if line.startswith("!" + OUTPUTS) and line.endswith("/"))
 
-PENDING = {
-    # the drafts command (issue 38), which docs/developing.md's map already describes
-    "copysuite/known/drafts.py": "the drafts branch",
-}
+PENDING: dict = {}
 
 _TOP = "|".join(re.escape(t) for t in TOPS)
 PATH = re.compile(rf"(?<![\w./~-])((?:{_TOP})/(?:[\w.*?<>\[\]/-]|\{{[^{{}}\s]*\}})*)")
