@@ -77,13 +77,15 @@ def pytest_configure(config):
 def surface_cells(config, entry_ids) -> list:
     """The operator surface's cells the options select: none when --spec-entry names only spec entries, --check
     names no `contract`, or --device leaves out the CPU."""
+    from copysuite.surface import binding_cells
     from copysuite.surface.cells import plan
 
     wanted = [e for e in entry_ids if e.startswith(SURFACE_PREFIX)]
     devices, checks = config.getoption("devices"), config.getoption("checks")
     if (entry_ids and not wanted) or (checks and SURFACE_CHECK not in checks) or (devices and "cpu" not in devices):
         return []
-    return plan(config.getoption("surface"), chosen_executions(config) or ("eager",), wanted)
+    scope, executions = config.getoption("surface"), chosen_executions(config) or ("eager",)
+    return plan(scope, executions, wanted) + binding_cells.plan(scope, executions, wanted)
 
 
 def pytest_generate_tests(metafunc):
