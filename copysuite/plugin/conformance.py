@@ -116,9 +116,9 @@ def test_surface(surface_cell, request):
             applied = surface_cell.judge()
         except AssertionError as exc:
             failed = (None, exc)
-    known = records(surface_cell.id.entry, surface_cell.execution, torch.__version__,
-                    {call.source for call in surface_cell.calls})
-    known += binding_records(surface_cell.id.entry, surface_cell.execution, torch.__version__)
+    sources = {call.source for call in surface_cell.calls}
+    known = records(surface_cell.id.entry, surface_cell.execution, torch.__version__, sources)
+    known += binding_records(surface_cell.id.entry, surface_cell.execution, torch.__version__, sources)
     if known:
         expected_failure(known, failed, request.node)
     if failed:

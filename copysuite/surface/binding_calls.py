@@ -15,9 +15,9 @@ from copysuite.surface import bindings, builders
 from copysuite.surface.cells import planned_calls
 from copysuite.surface.inputs import Call
 
-# a surface call's text: a function of torch (any namespace, torch.ops.aten included) whose first argument is x, or a
-# method or property of x
-CALL = re.compile(r"^(?:torch(?:\.\w+)*\.(?P<fn>\w+)\((?P<first>x)(?:, (?P<fargs>.*))?\)"
+# a surface call's text: a function of torch (any namespace, torch.ops.aten included) whose first argument is x (or a
+# list of x: torch.cat([x, x])), or a method or property of x
+CALL = re.compile(r"^(?:torch(?:\.\w+)*\.(?P<fn>\w+)\((?P<first>x|\[x(?:, x)*\])(?:, (?P<fargs>.*))?\)"
                   r"|x\.(?P<method>\w+)(?:\((?P<margs>.*)\))?)$")
 
 G = "x = torch.randn(2, 3, 4, requires_grad=True)"
@@ -48,11 +48,14 @@ def text(binding, call_text: str) -> str | None:
     if m is None:
         return None
     args = m["fargs"] if m["fn"] else m["margs"]
+    first = m["first"] or "x"
+    if first != "x" and binding.is_method:
+        return None
     if binding.is_property:
         return f"x.{binding.short}" if not args else None
     if binding.is_method:
         return f"x.{binding.short}({args or ''})"
-    return f"{binding.name}(x{', ' + args if args else ''})"
+    return f"{binding.name}({first}{', ' + args if args else ''})"
 
 
 def rewritten(binding, calls) -> list:
@@ -88,6 +91,10 @@ def flag_calls(binding) -> list:
 def dunder_calls(binding) -> list:
     return [Call(op or binding.short, cls, "hand", setup, call, expect, exact=cls != "inplace" or bool(expect))
             for op, cls, setup, call, expect in DUNDER_CALLS.get(binding.short, ())]
+
+
+def dunder_texts(binding) -> set:
+    return {call for _, _, _, call, _ in DUNDER_CALLS.get(binding.short, ())}
 
 
 def for_binding(binding, calls) -> list:

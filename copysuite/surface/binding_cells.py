@@ -145,13 +145,15 @@ class Recorded:
         return failure.check == self.item.clause
 
 
-def records(entry: str, execution: str, version: str = torch.__version__) -> list:
+def records(entry: str, execution: str, version: str = torch.__version__, sources=None) -> list:
     """The registry's records of a binding cell (none for the other surface cells, whose records are
-    copysuite.surface.known's)."""
+    copysuite.surface.known's); `sources`, those of its calls, where known (an item naming one input applies only
+    where the cell has that call)."""
     if not entry.startswith(ENTRY):
         return []
     return [Recorded(r, item) for r in registry.load().values() for item in r.surface
-            if item.applies(entry, execution, version)]
+            if item.applies(entry, execution, version)
+            and (not item.input or sources is None or any(s.startswith(item.input) for s in sources))]
 
 
 __all__ = ["CHECK", "plan", "records"]
