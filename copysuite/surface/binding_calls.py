@@ -1,7 +1,7 @@
 """The calls a binding cell judges, each through the binding itself (never torch.ops.aten): the operator surface's
 own calls of the matched aten op (hand-written, OpInfo samples, schema-generated: copysuite.surface.cells) rewritten
 to call the binding, the dunders' calls (their syntax: `x[...]`, iteration, numpy.asarray, numpy.from_dlpack,
-copy.deepcopy, item assignment) and the inplace= flag's calls.
+copy.deepcopy, item assignment), the bitwise augmented assignments' calls and the inplace= flag's calls.
 
     torch.ops.aten.split(x, 2, 2) / torch.split(x, 2, 2) / x.split(2, 2)
         -> torch.split(x, 2, 2) for torch.split, x.split(2, 2) for Tensor.split, x.__iadd__(y) for Tensor.__iadd__
@@ -36,6 +36,11 @@ DUNDER_CALLS = {
     "__setitem__": [("copy_", "inplace", M0, "x.__setitem__((0, slice(1, 3)), 5.0) or x",
                      "x.index_put((torch.tensor([0, 0]), torch.tensor([1, 2])), torch.tensor(5.0))")],
 }
+# the augmented assignments whose aten op (`__iand__`, ...) has no call of the operator surface: on integers
+INT = "x = torch.randint(0, 8, (3, 4))"
+AUGMENTED_CALLS = {f"__i{op}__": [(f"__i{op}__", "inplace", INT, f"x.__i{op}__(torch.full((3, 4), 2))",
+                                   f"x.__{op}__(torch.full((3, 4), 2))")]
+                   for op in ("and", "or", "xor", "lshift", "rshift")}
 # the inputs an inplace= flag is tried on: dropoutNd wants a batch, a channel and N spatial dimensions
 FLAG_SHAPES = ((3, 4), (2, 3, 4))
 ND_SHAPES = {"1d": ((2, 3, 4),), "2d": ((2, 3, 4, 5),), "3d": ((2, 3, 4, 5, 6),)}
@@ -75,10 +80,11 @@ def rewritten(binding, calls) -> list:
 def flag_calls(binding) -> list:
     """inplace=True against the same call without it (random ones are seeded alike before each call), in training
     where the signature has the flag (alpha_dropout's default, training=False, is the identity: nothing written);
-    the other arguments without a default (threshold's threshold and value) are given 0.5."""
+    the other arguments without a default are given 0.5 (threshold's threshold and value), or True (a `train` flag)."""
     params = bindings.parameters(binding.obj)
     needed = [name for name, default in params[1:] if default is bindings.REQUIRED and name != "inplace"]
-    args = "".join(", 0.5" for _ in needed) + (", training=True" if "training" in dict(params) else "")
+    args = "".join(", True" if name == "train" else ", 0.5" for name in needed)
+    args += ", training=True" if "training" in dict(params) else ""
     calls = []
     for shape in ND_SHAPES.get(binding.short[-2:], FLAG_SHAPES):
         setup = f"x = torch.randn{shape}"
@@ -89,8 +95,9 @@ def flag_calls(binding) -> list:
 
 
 def dunder_calls(binding) -> list:
+    rows = DUNDER_CALLS.get(binding.short, ()) if "dunder" in binding.classes else AUGMENTED_CALLS.get(binding.short, ())
     return [Call(op or binding.short, cls, "hand", setup, call, expect, exact=cls != "inplace" or bool(expect))
-            for op, cls, setup, call, expect in DUNDER_CALLS.get(binding.short, ())]
+            for op, cls, setup, call, expect in rows]
 
 
 def dunder_texts(binding) -> set:
@@ -102,7 +109,7 @@ def for_binding(binding, calls) -> list:
     found = rewritten(binding, calls)
     if "inplace_flag" in binding.classes:
         found += flag_calls(binding)
-    if "dunder" in binding.classes:
+    if "dunder" in binding.classes or binding.short in AUGMENTED_CALLS:
         found += dunder_calls(binding)
     return found
 

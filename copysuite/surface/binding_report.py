@@ -6,7 +6,7 @@ with the listed bindings out of scope and why.
 from __future__ import annotations
 
 from copysuite.surface import binding_calls, bindings
-from copysuite.surface.binding_cells import CLASS, BindingCell, planned
+from copysuite.surface.binding_cells import CLASS, BindingCell, BindingJudge, planned
 from copysuite.surface.checks import NotApplicable
 
 PYTHON = "python_defined"   # not a class: the bindings of every class that are implemented in Python
@@ -37,8 +37,7 @@ def judged(scope: str) -> tuple:
             cell = BindingCell(binding.name, CLASS, "eager", (call,), binding=binding)
             cls = served(binding, call)
             try:
-                if not cell.judge():
-                    raise NotApplicable("refused")
+                BindingJudge(call, str(cell.id), "eager", cell.inplace_view_of(call), binding).judge()
             except NotApplicable as exc:
                 refused.setdefault((binding.name, cls), str(exc)[:160])
                 continue
