@@ -21,7 +21,7 @@ import torch
 from copysuite.judge.failures import ConformanceFailure
 from copysuite.known import registry
 from copysuite.surface import binding_calls, bindings
-from copysuite.surface.cells import CHECK, PREFIX, SurfaceCell
+from copysuite.surface.cells import PREFIX, SurfaceCell
 from copysuite.surface.checks import Judge, NotApplicable
 from copysuite.surface.classify import classified
 from copysuite.surface.observe import storage_ptr
@@ -155,5 +155,3 @@ def records(entry: str, execution: str, version: str = torch.__version__, source
             if item.applies(entry, execution, version)
             and (not item.input or sources is None or any(s.startswith(item.input) for s in sources))]
 
-
-__all__ = ["CHECK", "plan", "records"]
