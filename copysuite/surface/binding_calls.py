@@ -95,7 +95,8 @@ def flag_calls(binding) -> list:
 
 
 def dunder_calls(binding) -> list:
-    rows = DUNDER_CALLS.get(binding.short, ()) if "dunder" in binding.classes else AUGMENTED_CALLS.get(binding.short, ())
+    table = DUNDER_CALLS if "dunder" in binding.classes else AUGMENTED_CALLS
+    rows = table.get(binding.short, ())
     return [Call(op or binding.short, cls, "hand", setup, call, expect, exact=cls != "inplace" or bool(expect))
             for op, cls, setup, call, expect in rows]
 
