@@ -1,7 +1,8 @@
 """The binding cells of a conformance run: one per public binding that returns an alias or writes in place
 (copysuite.surface.bindings), `surface.binding:NAME-contract-cpu-EXECUTION`, judging every call planned for it
 (copysuite.surface.binding_calls) with the contract of its classes (copysuite.surface.checks): every element of a
-tuple or list result is judged.
+tuple or list result is judged. A binding with hand-written view calls has a second cell on the meta device,
+`surface.binding:NAME-contract-meta-eager`, judging those calls there.
 
     sample   the bindings a dispatcher check cannot see and those returning several tensors: the Python-defined
              ones, the dunders, the multi-output alias ops, the in-place dunders and torch.nn.functional's inplace=
@@ -74,13 +75,33 @@ def element(reproduction: str, detail) -> str:
     return "\n".join(lines)
 
 
+# where the meta device is meaningful: a view's identity (autograd view, base, version counter, gradient) does not
+# depend on data, and the fake tensors of torch.compile run these same kernels; storage and values do (a meta tensor
+# has no data: every one "shares" address 0), so only the hand-written view calls run there
+META = "\nx = x.detach().to('meta').requires_grad_(x.requires_grad)   # the same input on the meta device"
+
+
+def on_meta(call):
+    """The call on the meta device, or None where that is not meaningful."""
+    if call.cls != "alias" or call.expect != "view" or call.source != "hand" or "import " in call.setup:
+        return None
+    return replace(call, setup=call.setup + META)
+
+
 @dataclass(frozen=True)
 class BindingCell(SurfaceCell):
     binding: object = None
+    device: str = "cpu"
+
+    @property
+    def id(self):
+        cpu = super().id
+        return replace(cpu, device=self.device)
 
     def judge(self) -> int:
         applied = 0
-        for call in self.calls:
+        calls = self.calls if self.device == "cpu" else [c for c in map(on_meta, self.calls) if c is not None]
+        for call in calls:
             try:
                 BindingJudge(call, str(self.id), self.execution, self.inplace_view_of(call), self.binding).judge()
             except NotApplicable:
@@ -125,6 +146,8 @@ def plan(scope: str, executions=("eager",), entries=()) -> list:
     if entries and not any(e.startswith(ENTRY) for e in wanted):
         return []
     cells = [BindingCell(b.name, CLASS, ex, calls, binding=b) for b, calls in planned(scope) for ex in executions]
+    cells += [BindingCell(b.name, CLASS, "eager", calls, binding=b, device="meta") for b, calls in planned(scope)
+              if "eager" in executions and any(on_meta(c) for c in calls)]
     return [c for c in cells if not wanted or c.id.entry in wanted]
 
 

@@ -74,20 +74,31 @@ def test_the_sample_checks_every_multi_output_alias_binding():
     assert binding_cells.multi_output("split") and not binding_cells.multi_output("transpose")
 
 
-def cell(entry):
-    found, = [c for c in binding_cells.plan("sample") if c.id.entry == entry]
+def cell(entry, device="cpu"):
+    found, = [c for c in binding_cells.plan("sample") if c.id.entry == entry and c.id.device == device]
     return found
 
 
 @pytest.mark.parametrize("fault", BINDING_FAULTS, ids=[f.name for f in BINDING_FAULTS])
-def test_binding_fault_is_caught(fault):
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+def test_binding_fault_is_caught(fault, device):
     for entry, _ in fault.expected:
-        c = cell(entry)
+        c = cell(entry, device)
         assert c.judge() >= 1   # holds without the fault
         with fault.applied(), pytest.raises(ConformanceFailure) as caught:
             c.judge()
         assert caught.value.kind == "mismatch" and caught.value.cell == str(c.id)
         assert f"the binding {entry.partition(':')[2]}" in caught.value.spec
+
+
+def test_meta_cells_judge_only_the_view_calls():
+    """On the meta device (no data) only a view's identity is meaningful: the memory and copy rules stay on the CPU."""
+    meta = {c.id.entry: c for c in binding_cells.plan("sample") if c.id.device == "meta"}
+    assert "surface.binding:Tensor.split" in meta and "surface.binding:Tensor.__iter__" in meta
+    assert "surface.binding:Tensor.__array__" not in meta and "surface.binding:Tensor.__deepcopy__" not in meta
+    getitem = [binding_cells.on_meta(c) for c in meta["surface.binding:Tensor.__getitem__"].calls]
+    assert [c.call for c in getitem if c] == ["x[1]", "x[:, 1:3]", "x[0, ::2, 1:]", "x[..., None]"]
+    assert all(c.setup.endswith(binding_cells.META) for c in getitem if c)
 
 
 def test_a_multi_output_reproduction_runs_alone_on_the_failing_element():
