@@ -75,15 +75,19 @@ def pytest_configure(config):
 
 
 def surface_cells(config, entry_ids) -> list:
-    """The operator surface's cells the options select: none when --spec-entry names only spec entries, --check
-    names no `contract`, or --device leaves out the CPU."""
+    """The operator surface's cells the options select: none when --spec-entry names only spec entries or --check
+    names no `contract`; those of the devices --device names (the binding cells run on the CPU and the meta
+    device, the others on the CPU)."""
+    from copysuite.surface import binding_cells
     from copysuite.surface.cells import plan
 
     wanted = [e for e in entry_ids if e.startswith(SURFACE_PREFIX)]
     devices, checks = config.getoption("devices"), config.getoption("checks")
-    if (entry_ids and not wanted) or (checks and SURFACE_CHECK not in checks) or (devices and "cpu" not in devices):
+    if (entry_ids and not wanted) or (checks and SURFACE_CHECK not in checks):
         return []
-    return plan(config.getoption("surface"), chosen_executions(config) or ("eager",), wanted)
+    scope, executions = config.getoption("surface"), chosen_executions(config) or ("eager",)
+    cells = plan(scope, executions, wanted) + binding_cells.plan(scope, executions, wanted)
+    return [c for c in cells if not devices or c.id.device in devices]
 
 
 def pytest_generate_tests(metafunc):

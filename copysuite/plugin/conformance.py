@@ -20,6 +20,7 @@ from copysuite.judge import failures
 from copysuite.judge.explore import apart, examples_for, explore, group_key, note_input
 from copysuite.judge.judge import judge
 from copysuite.surface import execute as surface_execution
+from copysuite.surface.binding_cells import records as binding_records
 from copysuite.surface.known_compiled import records
 
 _EXPLORED = pytest.StashKey[dict]()
@@ -113,8 +114,9 @@ def test_surface(surface_cell, request):
             applied = surface_cell.judge()
         except AssertionError as exc:
             failed = (None, exc)
-    known = records(surface_cell.id.entry, surface_cell.execution, torch.__version__,
-                    {call.source for call in surface_cell.calls})
+    sources = {call.source for call in surface_cell.calls}
+    known = records(surface_cell.id.entry, surface_cell.execution, torch.__version__, sources)
+    known += binding_records(surface_cell.id.entry, surface_cell.execution, torch.__version__, sources)
     if known:
         expected_failure(known, failed, request.node)
     if failed:

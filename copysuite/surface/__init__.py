@@ -11,4 +11,9 @@ out, other_mutation, functional), and the contract of each class checked on real
     known.py      the upstream bugs a surface cell is known to show, with evidence: on 2.13 and eagerly everywhere
     known_compiled.py   the same under torch.compile on the other releases, and the lookup over all of them
     report.py     `python -m copysuite surface`: the JSON and Markdown report
+    bindings.py   the public Python bindings that return an alias or write in place, derived from torch.overrides and
+                  matched by name to the classes above
+    binding_calls.py    each binding's calls, through the binding itself (the surface's calls rewritten, the dunders')
+    binding_cells.py    the binding cells (surface.binding:NAME) and the registry records that explain them
+    binding_report.py   `python -m copysuite surface --bindings`: the bindings per class, checked or not and why
 """

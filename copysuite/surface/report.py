@@ -73,19 +73,27 @@ def main(argv=None) -> int:
     parser.add_argument("--markdown", metavar="PATH")
     parser.add_argument("--schemas", metavar="PATH", help="also write every overload's class and schema (the change "
                         "log compares them between releases); gzip when PATH ends in .gz; alone, nothing is judged")
+    parser.add_argument("--bindings", action="store_true", help="the public Python bindings instead of the aten ops "
+                        "(copysuite/surface/bindings.py): per class, which the binding cells check")
     args = parser.parse_args(argv)
+    if args.bindings:
+        from copysuite.surface import binding_report
+        return write(binding_report.report(args.scope, not args.plan_only), binding_report.markdown, args)
     if args.schemas:
         from copysuite.surface import schemas
         schemas.write(args.schemas)
         print(f"wrote {args.schemas}")
         if not (args.json or args.markdown):
             return 0
-    report = surface(args.scope, not args.plan_only)
+    return write(surface(args.scope, not args.plan_only), markdown, args)
+
+
+def write(report: dict, render, args) -> int:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1, sort_keys=True)
     if args.markdown:
         with open(args.markdown, "w") as f:
-            f.write(markdown(report))
-    sys.stdout.write(markdown(report))
+            f.write(render(report))
+    sys.stdout.write(render(report))
     return 0

@@ -13,6 +13,7 @@ import pytest
 from copysuite.judge.checks import REGISTRY
 from copysuite.spec.load import load_specs, split_key
 from copysuite.surface.cells import CHECK as SURFACE_CHECK
+from copysuite.surface.binding_cells import plan as binding_plan
 from copysuite.surface.cells import plan as surface_plan
 from tests.faults import campaign as fc
 from tests.faults.catalog import CATALOG, by_name
@@ -30,7 +31,8 @@ def campaign(request, tmp_path_factory):
 
 def test_catalog_is_well_formed():
     entries = {e.id: e for e in load_specs(checks=REGISTRY).entries}
-    surface = {c.id.entry for c in surface_plan("sample")}   # the operator surface's cells (copysuite.surface)
+    # the operator surface's cells and its binding cells (copysuite.surface)
+    surface = {c.id.entry for c in surface_plan("sample") + binding_plan("sample")}
     names = [f.name for f in CATALOG]
     assert len(names) >= 20 and len(set(names)) == len(names)
     for f in CATALOG:
