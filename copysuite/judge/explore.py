@@ -62,12 +62,15 @@ def note_input(case):
     event(f"dtype class: {dtype_class(case.dtype)}")
 
 
-def explore(cells, *, statistics: bool = False) -> Exploration:
+def explore(cells, *, statistics: bool = False, before_case=None) -> Exploration:
     """Run the group's corner cases and random examples, judging every cell not yet failed on each. (Hypothesis'
-    statistics, when asked for, describe the random examples: the corner cases are the same every run.)"""
+    statistics, when asked for, describe the random examples: the corner cases are the same every run.)
+    `before_case`, if given, is called before each case is judged (the test restarts its time limit there)."""
     first, found = cells[0], Exploration()
 
     def judge_case(case):
+        if before_case is not None:
+            before_case()
         found.cases += 1
         pending = [c for c in cells if c.id not in found.failed]
         for cell_id, exc in judge_all(pending, case).items():

@@ -59,9 +59,7 @@ def pytest_configure(config):
     # is asked by each compiled cell's test, so that a process that compiles nothing, such as xdist's controller,
     # does not import it.)
     reasons = [(cell, cell.skip_reason(ask_dynamo=False)) for cell in planned]
-    # compiled cells first (a stable sort): each of their groups costs about twenty times an eager one's, and xdist
-    # hands out tests in collection order, so the heavy ones are spread early instead of ending the run on one worker
-    CELLS[:] = sorted([cell for cell, why in reasons if why is None] or planned, key=lambda c: c.execution == "eager")
+    CELLS[:] = in_run_order([cell for cell, why in reasons if why is None] or planned)
     not_run = [(cell, why) for cell, why in reasons if why is not None] if len(CELLS) < len(planned) else []
     if not hasattr(config, "workerinput"):  # under xdist only the controller records (workers report to it)
         recorder = OutcomeRecorder(config, spec_set, spec_dir)
@@ -72,6 +70,22 @@ def pytest_configure(config):
     # systematically crashing op.
     if getattr(config.option, "maxworkerrestart", "") is None:
         config.option.maxworkerrestart = "1000"
+
+
+def in_run_order(cells) -> list:
+    """The cells in the order xdist hands them out: compiled ones first (each of their groups costs about twenty times
+    an eager one's, so the heavy ones are spread early instead of ending the run on one worker), and the cells of
+    one entry and device next to each other (copysuite.speed.scheduling never splits such a run of tests between
+    workers; planned check by check, an entry's cpu and meta cells alternate, and a chunk of tests ending between
+    them sent the rest of the entry to the other worker, which ran its group runs again). Otherwise the planned
+    order (a stable sort)."""
+    def run_of(cell):
+        return cell.execution == "eager", cell.entry.id, cell.device
+
+    first_seen = {}
+    for cell in cells:
+        first_seen.setdefault(run_of(cell), len(first_seen))
+    return sorted(cells, key=lambda c: (c.execution == "eager", first_seen[run_of(c)]))
 
 
 def surface_cells(config, entry_ids) -> list:

@@ -11,6 +11,8 @@ A cell with a known divergence (a spec's `diverges`: an upstream bug under some 
 failure: it is reported as diverged when it fails the way the record says, and fails when it holds (the bug is
 fixed: the record's torch range must end) or fails another way.
 """
+import functools
+
 import pytest
 import torch
 from hypothesis import Phase, example, given, settings
@@ -19,6 +21,7 @@ from copysuite.run import executions as executors
 from copysuite.judge import failures
 from copysuite.judge.explore import apart, examples_for, explore, group_key, note_input
 from copysuite.judge.judge import judge
+from copysuite.speed import watchdog
 from copysuite.surface import execute as surface_execution
 from copysuite.surface.binding_cells import records as binding_records
 from copysuite.surface.known_compiled import records
@@ -39,14 +42,17 @@ def explored(cell, request):
     state, key = session.stash[_EXPLORED], group_key(cell)
     if key not in state["runs"]:
         statistics = request.config.getoption("hypothesis_show_statistics")
-        state["runs"][key] = explore(state["cells"].get(key) or [cell], statistics=statistics)
+        state["runs"][key] = explore(state["cells"].get(key) or [cell], statistics=statistics,
+                                     before_case=functools.partial(watchdog.restart, request.node))
     return state["runs"][key]
 
 
-def alone(cell):
-    """The cell's own Hypothesis run (corner cases, then random examples, shrinking what fails)."""
+def alone(cell, request):
+    """The cell's own Hypothesis run (corner cases, then random examples, shrinking what fails); the test's time
+    limit bounds each of its cases, as in the group run."""
     @given(case=cell.strategy())
     def holds(case):
+        watchdog.restart(request.node)
         note_input(case)
         judge(cell, case)
 
@@ -73,7 +79,7 @@ def check_cell(cell, request):
     if cell.id not in run.failed:
         return
     if Phase.shrink in settings.default.phases:
-        alone(cell)  # raises the shrunk failure
+        alone(cell, request)  # raises the shrunk failure
     # no shrinking (e.g. the fault campaign's profile), or not reproduced alone (other random examples): the group
     # run's own first failing case
     case, exc = run.failed[cell.id]

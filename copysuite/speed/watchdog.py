@@ -8,6 +8,10 @@ of a run's wall time (docs/notes.md). This plugin implements pytest-timeout's ow
 `pytest_timeout_cancel_timer` hooks for the thread method: one daemon thread per process waits for the deadline of the
 test running now and, when it passes, calls pytest-timeout's `timeout_timer`, which dumps the stacks and exits as
 before. The limit, the markers and the signal method are pytest-timeout's, untouched.
+
+`restart(item)` starts the running test's limit again, with either method: a conformance test that runs its
+group's cases (copysuite.plugin.conformance) restarts it before each case, so the limit bounds one case, as it
+bounds one test, and a group of many slow compiles on a busy machine is not taken for a hang.
 """
 from __future__ import annotations
 
@@ -63,8 +67,20 @@ class Watchdog:
 _WATCHDOG = None
 
 
+SETTINGS = "copysuite_timeout"   # the item's attribute: the pytest-timeout settings its timer was set with
+
+
+def restart(item) -> None:
+    """Start the limit of the running test `item` again (nothing when it has none)."""
+    settings = getattr(item, SETTINGS, None)
+    if settings is not None:
+        item.ihook.pytest_timeout_cancel_timer(item=item)
+        item.ihook.pytest_timeout_set_timer(item=item, settings=settings)
+
+
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_timeout_set_timer(item, settings):
+    setattr(item, SETTINGS, settings)
     if settings.method != "thread":
         return None   # pytest-timeout's own (the signal method)
     global _WATCHDOG

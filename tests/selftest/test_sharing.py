@@ -97,3 +97,30 @@ def test_raises_draws_apart_only_where_its_entry_expects_a_call_to_fail(entry_id
                  and c.space()["kinds"] == raises.space()["kinds"])
     assert raises.draws_apart is apart
     assert (group_key(raises) != group_key(other)) is apart
+
+
+def test_the_collection_keeps_each_entry_and_device_together_so_no_group_is_split_between_workers():
+    """copysuite.plugin.in_run_order: every execution's cells of one entry and device form one run of tests (the unit
+    copysuite.speed.scheduling never splits between xdist workers, so no group run is made twice), compiled runs
+    first, each run in its planned order. Planned check by check, the cpu and meta cells of an entry alternate."""
+    from copysuite.plugin import in_run_order
+    from copysuite.speed.scheduling import group_of
+    from copysuite.strategies.space import EXECUTIONS
+
+    def run_of(cell):
+        return cell.execution == "eager", group_of(f"conformance.py::test_check[{cell.id}]")
+
+    def starts(cells):
+        return [run_of(c) for n, c in enumerate(cells) if n == 0 or run_of(cells[n - 1]) != run_of(c)]
+
+    planned = plan_cells(load_specs(checks=REGISTRY).entries, REGISTRY, devices=["cpu", "meta"],
+                         executions=EXECUTIONS)
+    ordered = in_run_order(planned)
+    assert sorted(str(c.id) for c in ordered) == sorted(str(c.id) for c in planned)
+    assert len(starts(ordered)) == len(set(starts(ordered)))   # each run of tests in one piece
+    assert [c.execution == "eager" for c in ordered] == sorted(c.execution == "eager" for c in ordered)
+    within = {}
+    for cell in planned:
+        within.setdefault(run_of(cell), []).append(cell)
+    assert [c for run in dict.fromkeys(starts(ordered)) for c in within[run]] == ordered
+    assert len(starts(planned)) > len(starts(ordered))   # the planned order alone would split them
