@@ -21,7 +21,7 @@ from copysuite.judge.explore import apart, examples_for, explore, group_key, not
 from copysuite.judge.judge import judge
 from copysuite.surface import execute as surface_execution
 from copysuite.surface.binding_cells import records as binding_records
-from copysuite.surface.known_compiled import records
+from copysuite.surface.known import records
 
 _EXPLORED = pytest.StashKey[dict]()
 
