@@ -56,7 +56,7 @@ class Known:
     def evidence(self) -> str:
         """The record's references, then what the item (or else the record) says."""
         also = f" (also {', '.join(self.record.also)})" if self.record.also else ""
-        return f"{self.record.evidence}{also}: {self.item.note or self.record.note}"
+        return f"{self.record.evidence}{also}: {(self.item.note or self.record.note).rstrip('.')}"
 
     @property
     def observed(self) -> str:
