@@ -38,7 +38,8 @@ class Record:
     caches: bool = False   # only what the compile caches alone produce (differential.run's `uncached`)
     subclass: bool = False  # only programs with an input that a wrapper subclass holds aliased (TwoTensor(a, a))
     alias: str = ""         # only programs with an aliased input whose expression matches this (".detach()")
-    written_input_alias: bool = False  # only fields about an output that eagerly is or shares memory with a written input
+    # only fields about an output that eagerly is or shares memory with a written input
+    written_input_alias: bool = False
     eager_message: str = ""  # only programs whose eager exception matches this
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
@@ -67,7 +68,8 @@ def outputs_in(field: str) -> set:
     """The outputs a field is about: its subject's (`out|t1|stride`, `write|t1|reaches:in:a`), its pair's, and
     where a write lands."""
     section, subject, attribute = field.split("|")
-    names = set(subject.split("~")) if section == "pair" else {f"out:{subject}"} if section in ("out", "write") else set()
+    names = (set(subject.split("~")) if section == "pair"
+             else {f"out:{subject}"} if section in ("out", "write") else set())
     if attribute.startswith("reaches:"):
         names.add(attribute.split(":", 1)[1])
     return {n.split(":", 1)[1] for n in names if n.startswith("out:")}
@@ -99,9 +101,10 @@ def ops(names) -> tuple:
 def from_registry(record: registry.Record) -> Record:
     """The fuzzer's view of a registry record with a `fuzz` pattern (its torch and executions default the record's)."""
     pattern = record.fuzz
-    return Record(record.name, pattern["executions"], pattern["kinds"], record.evidence, pattern.get("note", record.note),
-                  torch=pattern["torch"], ops=ops(pattern.get("ops", ())), aliased=pattern.get("aliased", False),
-                  message=pattern.get("message", ""), entry=pattern.get("entry", ""),
+    return Record(record.name, pattern["executions"], pattern["kinds"], record.evidence,
+                  pattern.get("note", record.note), torch=pattern["torch"], ops=ops(pattern.get("ops", ())),
+                  aliased=pattern.get("aliased", False), message=pattern.get("message", ""),
+                  entry=pattern.get("entry", ""),
                   caches=pattern.get("caches", False), subclass=pattern.get("subclass", False),
                   alias=pattern.get("alias", ""), written_input_alias=pattern.get("written_input_alias", False),
                   eager_message=pattern.get("eager_message", ""))

@@ -10,9 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from packaging.specifiers import SpecifierSet
-from packaging.version import Version
-
 from copysuite.known import registry
 
 
@@ -67,9 +64,7 @@ class Known:
         return failure.check == self.clause
 
     def applies(self, entry: str, execution: str, version: str) -> bool:
-        release = Version(Version(version).base_version)
-        same = any(entry.startswith(c[:-1]) if c.endswith("*") else entry == c for c in self.cells)
-        return same and execution in self.executions and release in SpecifierSet(self.torch)
+        return self.item.applies(entry, execution, version)
 
 
 @lru_cache(maxsize=1)
