@@ -3,8 +3,11 @@
 A difference (a field of copysuite.fuzz.signature that differs) is first pruned of its consequences (once the call
 raises on one side, every other field of that side is absent; once a write raises, what it reached is absent).
 What remains is dropped where a RULE says the difference is by design (each with its evidence), then matched
-against RECORDS (copysuite.fuzz.records): known upstream bugs, each citing its issue or fix. A program whose every
-remaining difference a record explains is `known`; one with any other difference is `new`.
+against RECORDS (copysuite.fuzz.record: the fuzz patterns of the known-bug registry, specs/known/*.yaml): known
+upstream bugs, each citing its issue, fix or draft. A program whose every remaining difference a record explains is
+`known`; one with any other difference is `new`. The RULES stay here: each is a test over the run (which side raised,
+what the other output is, the error's text) rather than a pattern, and cites the source or documentation that makes
+the difference by design.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 
 import torch
 
-from copysuite.fuzz.records import RECORDS
+from copysuite.fuzz.record import RECORDS
 from copysuite.fuzz.signature import kind
 from copysuite.fuzz.vocabulary import OUT_FORMS
 

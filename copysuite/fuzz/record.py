@@ -1,9 +1,11 @@
-"""One known upstream bug as the fuzzer matches it (`Record`): a pattern over a run's differences that cites its issue
-or fix (the evidence) and, where the suite checks it, the spec entry (`entry`) whose record is the same bug.
+"""One known upstream bug as the fuzzer matches it (`Record`): the `fuzz` pattern of a record of the known-bug registry
+(copysuite.known.registry, specs/known/*.yaml) over a run's differences, with the record's evidence and, where the
+suite checks it, the spec entry (`entry`) whose cells show the same bug. `RECORDS`: every record with a fuzz pattern,
+in registry order (file, then document order).
 
 A record explains one differing field when the execution and the installed torch are its own, the field's kind
 matches `kinds` (a regular expression), and, where given, the program uses one of `ops`, has aliased inputs
-(`aliased`), and the execution's exception matches `message`.
+(`aliased`), and the execution's exception matches `message`. An op name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
 
@@ -15,11 +17,9 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from copysuite.fuzz.signature import kind
-from copysuite.fuzz.vocabulary import INPLACE, WRITES_FROM
+from copysuite.fuzz.vocabulary import INPLACE, INPLACE_VIEWS, OUT_FORMS, WRITES_FROM
+from copysuite.known import registry
 
-AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
-INDUCTOR = ("compile.inductor", "compile.inductor.dynamic")
-DYNAMO = ("compile.eager", *AOT)
 TORCH = Version(Version(torch.__version__).base_version)
 
 
@@ -38,7 +38,8 @@ class Record:
     caches: bool = False   # only what the compile caches alone produce (differential.run's `uncached`)
     subclass: bool = False  # only programs with an input that a wrapper subclass holds aliased (TwoTensor(a, a))
     alias: str = ""         # only programs with an aliased input whose expression matches this (".detach()")
-    written_input_alias: bool = False  # only fields about an output that eagerly is or shares memory with a written input
+    # only fields about an output that eagerly is or shares memory with a written input
+    written_input_alias: bool = False
     eager_message: str = ""  # only programs whose eager exception matches this
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
@@ -67,7 +68,8 @@ def outputs_in(field: str) -> set:
     """The outputs a field is about: its subject's (`out|t1|stride`, `write|t1|reaches:in:a`), its pair's, and
     where a write lands."""
     section, subject, attribute = field.split("|")
-    names = set(subject.split("~")) if section == "pair" else {f"out:{subject}"} if section in ("out", "write") else set()
+    names = (set(subject.split("~")) if section == "pair"
+             else {f"out:{subject}"} if section in ("out", "write") else set())
     if attribute.startswith("reaches:"):
         names.add(attribute.split(":", 1)[1])
     return {n.split(":", 1)[1] for n in names if n.startswith("out:")}
@@ -82,5 +84,30 @@ def aliases_written_input(field: str, run) -> bool:
     return any(eager.get(f"pair|in:{n}~out:{o}|shares_storage") is True for o in outputs_in(field) for n in written)
 
 
-GH = "https://github.com/pytorch/pytorch/"
-WRITES = (*(op.name for op in INPLACE), *WRITES_FROM)
+# the sets of ops a registry record's `ops` may name (specs/known/schema.json)
+OP_SETS = {
+    "@writes": (*(op.name for op in INPLACE), *WRITES_FROM),   # every in-place op, and every write from a source
+    "@writes_from": WRITES_FROM,                               # copy_, setitem_from, add_from and the out= forms
+    "@out_forms": OUT_FORMS,
+    "@inplace_views": tuple(op.name for op in INPLACE_VIEWS),
+}
+
+
+def ops(names) -> tuple:
+    """A pattern's ops with each named set (@...) spelled out."""
+    return tuple(op for name in names for op in (OP_SETS[name] if name.startswith("@") else (name,)))
+
+
+def from_registry(record: registry.Record) -> Record:
+    """The fuzzer's view of a registry record with a `fuzz` pattern (its torch and executions default the record's)."""
+    pattern = record.fuzz
+    return Record(record.name, pattern["executions"], pattern["kinds"], record.evidence,
+                  pattern.get("note", record.note), torch=pattern["torch"], ops=ops(pattern.get("ops", ())),
+                  aliased=pattern.get("aliased", False), message=pattern.get("message", ""),
+                  entry=pattern.get("entry", ""),
+                  caches=pattern.get("caches", False), subclass=pattern.get("subclass", False),
+                  alias=pattern.get("alias", ""), written_input_alias=pattern.get("written_input_alias", False),
+                  eager_message=pattern.get("eager_message", ""))
+
+
+RECORDS = tuple(from_registry(r) for r in registry.load().values() if r.fuzz)

@@ -24,7 +24,7 @@ from copysuite.judge.judge import judge
 from copysuite.speed import watchdog
 from copysuite.surface import execute as surface_execution
 from copysuite.surface.binding_cells import records as binding_records
-from copysuite.surface.known_compiled import records
+from copysuite.surface.known import records
 
 _EXPLORED = pytest.StashKey[dict]()
 

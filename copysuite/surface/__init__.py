@@ -8,8 +8,8 @@ out, other_mutation, functional), and the contract of each class checked on real
     checks.py     one call judged against its class's contract, clause by clause; a failure is a standalone reproduction
     observe.py    what the clauses observe of tensors (storage, values, identity)
     cells.py      the planned surface cells of a conformance run (sample or all) and which names they check
-    known.py      the upstream bugs a surface cell is known to show, with evidence: on 2.13 and eagerly everywhere
-    known_compiled.py   the same under torch.compile on the other releases, and the lookup over all of them
+    known.py      the lookup of the upstream bugs and documented design a surface cell is known to show: the `surface`
+                  items of the known-bug registry (specs/known/*.yaml)
     report.py     `python -m copysuite surface`: the JSON and Markdown report
     bindings.py   the public Python bindings that return an alias or write in place, derived from torch.overrides and
                   matched by name to the classes above

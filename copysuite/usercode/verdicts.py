@@ -1,6 +1,6 @@
 """Each difference's verdict, from the fuzzer's model of what differs by design (copysuite.fuzz.model.RULES) and its
-records of known upstream bugs (copysuite.fuzz.records.RECORDS), through `explain` alone: where the rules and
-records live may change, and this is the one place that reads them.
+records of known upstream bugs (copysuite.fuzz.record.RECORDS, the registry's fuzz patterns), through `explain`
+alone: where the rules and records live may change, and this is the one place that reads them.
 
 Consequences are pruned first, as the fuzzer does (copysuite.fuzz.model.pruned: a call that raised on one side has
 no other field). A record that names the ops of the program cannot tell whether a caller's function runs them:
@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from copysuite.fuzz import model
-from copysuite.fuzz.records import RECORDS
+from copysuite.fuzz.record import RECORDS
 
 
 @dataclasses.dataclass(frozen=True)

@@ -183,6 +183,19 @@ def test_functionalize_records_need_their_conditions():
     assert judged({}, {}, refused, other_error="RuntimeError: other").status == "new"
 
 
+def test_every_registry_fuzz_pattern_names_ops_of_the_vocabulary():
+    """A fuzz pattern's ops (specs/known/*.yaml) are vocabulary ops or named sets of them: a misspelt op would make
+    its record match nothing."""
+    from copysuite.fuzz import record, vocabulary
+    from copysuite.known import registry
+    patterns = {r.name: r.fuzz for r in registry.load().values() if r.fuzz}
+    unknown = {name: [op for op in p.get("ops", ()) if op not in vocabulary.BY_NAME and op not in record.OP_SETS]
+               for name, p in patterns.items()}
+    assert not {n: ops for n, ops in unknown.items() if ops}, unknown
+    assert [r.name for r in record.RECORDS] == list(patterns)
+    assert set(record.ops(["@writes"])) >= set(vocabulary.WRITES_FROM) | {op.name for op in vocabulary.INPLACE}
+
+
 def test_export_requires_grad_rule():
     """requires_grad_() inside an exported program is not replayed (no ATen op): what follows from requires_grad
     differing is by design under export where the program calls it, and a finding where it does not, under another

@@ -140,22 +140,33 @@ def test_version_counter_without_increment_version(monkeypatch, call, holds):
     assert caught.value.check == "version_counter" and ".as_strided((0,), (1,)).add_(0)" in caught.value.reproduction
 
 
-def test_records_match_their_entry_release_and_execution():
+def _known(cells, clause, executions, torch_range, input=""):
+    """A surface item of a registry record, as copysuite.surface.known reads it."""
+    from copysuite.known import registry
     from copysuite.surface.known import Known
-    k = Known("surface.out:_foreach_*", "refuses_grad_out", ("eager",), ">=2.13,<2.14", "evidence")
+    item = registry.SurfaceItem(tuple(cells), clause, torch_range, tuple(executions), input)
+    record = registry.Record("probe", "specs/known/probe.yaml", "docs/upstream-reports/probe.py", torch_range,
+                             tuple(executions), "a note", surface=(item,))
+    return Known(record, item)
+
+
+def test_records_match_their_entry_release_and_execution():
+    k = _known(["surface.out:_foreach_*", "surface.out:linear"], "refuses_grad_out", ["eager"], ">=2.13,<2.14")
     assert k.applies("surface.out:_foreach_add", "eager", "2.13.0+cpu")
+    assert k.applies("surface.out:linear", "eager", "2.13.0")
     assert not k.applies("surface.out:_foreach_add", "compile.aot_eager", "2.13.0")
     assert not k.applies("surface.out:_foreach_add", "eager", "2.14.1")
     assert not k.applies("surface.out:add", "eager", "2.13.0")
+    assert k.evidence == "docs/upstream-reports/probe.py: a note" and k.observed == "clause refuses_grad_out"
 
 
 def test_record_of_one_input_applies_where_the_cell_judges_it(monkeypatch):
     """A record naming one input (an OpInfo sample) applies to the sweep's cell that has its call, not to the default
     sample's cell of the same op (which would otherwise fail it as no longer reproducing)."""
-    from copysuite.surface import known, known_compiled
-    k = known.Known("surface.alias:probe", "is_view", ("eager",), ">=1.13", "evidence", input="OpInfo probe sample 1 ")
-    monkeypatch.setattr(known_compiled, "RECORDS", [k])
-    lookup = known_compiled.records
+    from copysuite.surface import known
+    k = _known(["surface.alias:probe"], "is_view", ["eager"], ">=1.13", input="OpInfo probe sample 1 ")
+    monkeypatch.setattr(known, "known", lambda: (k,))
+    lookup = known.records
     assert lookup("surface.alias:probe", "eager", "2.13.0", {"hand", "OpInfo probe sample 1 (torch.float32)"})
     assert not lookup("surface.alias:probe", "eager", "2.13.0", {"hand"})
     assert lookup("surface.alias:probe", "eager", "2.13.0")
