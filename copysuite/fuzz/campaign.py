@@ -143,8 +143,8 @@ def assemble(folder: str, processes: list, options: dict, reason: str | None, se
                       "programs_per_second": report["programs_per_second"], "interrupted": report["interrupted"],
                       "findings": len(report["findings"])})
     report = merge.combine(reports) if reports else empty(options)
-    report.update({"seed": options["seed"], "seed_derivation": SEED_DERIVATION, "workers": parts, "workers_without_report":
-                   missing, "total_seconds": round(seconds, 1),
+    report.update({"seed": options["seed"], "seed_derivation": SEED_DERIVATION, "workers": parts,
+                   "workers_without_report": missing, "total_seconds": round(seconds, 1),
                    "programs_per_second_per_worker": round(report["programs_per_second"] / len(processes), 2)
                    if report["programs_per_second"] else None})
     if reason:

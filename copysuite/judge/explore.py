@@ -1,16 +1,17 @@
 """One Hypothesis run judges a whole group of cells: each generated case is executed once and every check of the
 group is judged on it (copysuite.judge.judge.judge_all).
 
-A group is the cells of one entry, device and execution that draw from the same input space: the same source kinds (a check may
-narrow them) and the same `judgeable` filter (`raises` is also judged where the call is expected to fail). So every
-cell sees exactly the inputs it would see alone: its corner cases first, then the profile's random examples.
-A cell that fails in the group is re-run alone by its own test (copysuite.plugin.conformance), where Hypothesis shrinks
+A group is the cells of one entry, device and execution that draw from the same input space: the same source kinds (a
+check may narrow them) and the same `judgeable` filter (`raises` is also judged where the call is expected to fail). So
+every cell sees exactly the inputs it would see alone: its corner cases first, then the profile's random examples. A
+cell that fails in the group is re-run alone by its own test (copysuite.plugin.conformance), where Hypothesis shrinks
 its failure; the group run itself never shrinks and never stops early, so one failing check cannot hide another.
 
 The corner cases are judged in a plain loop, not as Hypothesis explicit examples: they are fixed inputs that nothing
 shrinks or replays, and Hypothesis' bookkeeping per explicit example (seeding and restoring every random generator,
-printing the example, its engine data) cost as much as judging one. The cell's own re-run (copysuite.plugin.conformance.alone)
-still gives them to Hypothesis as explicit examples, so a failing corner is reported and replayed as before.
+printing the example, its engine data) cost as much as judging one. The cell's own re-run
+(copysuite.plugin.conformance.alone) still gives them to Hypothesis as explicit examples, so a failing corner is
+reported and replayed as before.
 """
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 A cell is one (spec entry, check, device, execution); CHECK is the expectation's key, `shares_storage` or
 `shares_storage[b]` for an input other than `source`; EXECUTION is `eager` or a torch.compile backend
-(`compile.aot_eager`, copysuite.strategies.space.EXECUTIONS). Entry ids hold no `-` (specs/schema.json), so the id splits
-from the right. Every character is one pytest's `-k` accepts: `pytest -k 'clone:dense-strides-cpu-eager'` selects
+(`compile.aot_eager`, copysuite.strategies.space.EXECUTIONS). Entry ids hold no `-` (specs/schema.json), so the id
+splits from the right. Every character is one pytest's `-k` accepts: `pytest -k 'clone:dense-strides-cpu-eager'` selects
 that cell's test.
 """
 from __future__ import annotations
@@ -33,7 +33,8 @@ class CellId:
     @classmethod
     def from_nodeid(cls, nodeid: str) -> "CellId | None":
         """The cell of a conformance test's node id (`...::test_check[ID]`), None for any other test."""
-        marker = next((f"::{name}[" for name in (TEST_NAME, SURFACE_TEST_NAME, *OLD_TEST_NAMES) if f"::{name}[" in nodeid), None)
+        names = (TEST_NAME, SURFACE_TEST_NAME, *OLD_TEST_NAMES)
+        marker = next((f"::{name}[" for name in names if f"::{name}[" in nodeid), None)
         if marker is None or not nodeid.endswith("]"):
             return None
         try:

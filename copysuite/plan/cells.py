@@ -49,7 +49,7 @@ class Cell:
         return expectations.evidence(self.entry.expect[self.key])
 
     def divergences(self) -> list:
-        """The known upstream bugs (copysuite.spec.divergences.Divergence) this cell reproduces on the installed torch."""
+        """The known bugs (copysuite.spec.divergences.Divergence) this cell reproduces on the installed torch."""
         return [d for d in self.entry.diverges
                 if d.covers(self.key, self.execution, bind.TORCH_VERSION, self.device)]
 

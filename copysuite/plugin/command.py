@@ -1,7 +1,7 @@
 """`python -m copysuite run [pytest options]`: the conformance run against the installed torch.
 
-A pytest session over `copysuite/plugin/conformance.py` with the suite's plugin, so that it works from an installed package
-as well as from this checkout: `python -m copysuite run -n auto --outcome-json results/outcome.json`.
+A pytest session over `copysuite/plugin/conformance.py` with the suite's plugin, so that it works from an installed
+package as well as from this checkout: `python -m copysuite run -n auto --outcome-json results/outcome.json`.
 """
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """The conformance run: every expectation every spec entry states, checked on generated inputs.
 
-One test per cell, `test_check[ENTRY-CHECK-DEVICE-EXECUTION]` (copysuite.plan.cell_id), parametrized by copysuite.plugin from
-specs/. The cells of one entry and device that draw the same inputs are judged together (copysuite.judge.explore): the
-first test of the group runs its corner cases (one per source kind x grad mode pair, copysuite.strategies.corners) and the
-random examples of the Hypothesis profile, executing each case once for every check; each test then reports its own
-cell. A cell that failed there is run again alone, so that Hypothesis shrinks its failure.
+One test per cell, `test_check[ENTRY-CHECK-DEVICE-EXECUTION]` (copysuite.plan.cell_id), parametrized by copysuite.plugin
+from specs/. The cells of one entry and device that draw the same inputs are judged together (copysuite.judge.explore):
+the first test of the group runs its corner cases (one per source kind x grad mode pair, copysuite.strategies.corners)
+and the random examples of the Hypothesis profile, executing each case once for every check; each test then reports its
+own cell. A cell that failed there is run again alone, so that Hypothesis shrinks its failure.
 `--hypothesis-show-statistics` shows the mix of inputs each group drew.
 
 A cell with a known divergence (a spec's `diverges`: an upstream bug under some execution) is a strict expected

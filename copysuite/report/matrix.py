@@ -202,7 +202,8 @@ def markdown(runs, machine, generated, surface=()) -> str:
     if notes:
         lines += ["", "Devices with nothing run: " + " · ".join(sorted(set(n.split(": ", 1)[1] for n in notes)))]
     lines += ["", "## Where the columns come from", "",
-              "| release | machine | run | commit | spec set | columns | files | |", "|---|---|---|---|---|---|---|---|"]
+              "| release | machine | run | commit | spec set | columns | files | |",
+              "|---|---|---|---|---|---|---|---|"]
     lines += [" | ".join(["", *row, ""]).strip() for row in origins(runs, cols)]
     if surface:
         lines += ["", "## Operator surface per release", "", surface_table.INTRO, ""] + surface_table.markdown(surface)

@@ -179,8 +179,8 @@ reason, the failure or the divergence. The boxes below the totals hide columns; 
 <ul>{notes}</ul>
 {_mixed(runs, cols)}<h2>Per release and execution</h2>
 {_summary(runs)}
-<details{" open" if column_marks(runs, cols) else ""}><summary>Where the columns come from (machine, run, commit, spec set, files; a
-partial column was cut short; ⚠ marks a row not of the newest run's commit and spec set)</summary>
+<details{" open" if column_marks(runs, cols) else ""}><summary>Where the columns come from (machine, run, commit,
+spec set, files; a partial column was cut short; ⚠ marks a row not of the newest run's commit and spec set)</summary>
 {_origins(runs, cols)}</details>
 {_surface(surface)}<div>{_filters(runs, cols)}</div>
 <h2>Rows that differ between releases (<span id="by-release-count"></span>)</h2>

@@ -19,10 +19,11 @@ call of the same function on other inputs before the judged one.
 
 `fullgraph=True`: a graph break is an error, so a program that dynamo cannot capture whole fails instead of silently
 running eagerly; an entry that declares `graph_breaks: why` (dynamo does not support what it does, by design) is
-compiled with `fullgraph=False`, and its breaks are counted. One compiled function serves every case of an entry with the same dtype class and number of dims
-(dynamo recompiles it when a guard fails, e.g. another shape or grad mode); each is defined from its own text, so
-each has its own code object and its own dynamo cache. `STATS` counts calls, graphs compiled (first compiles and
-recompiles), graph breaks and the seconds spent in calls that compiled, per (entry, execution).
+compiled with `fullgraph=False`, and its breaks are counted. One compiled function serves every case of an entry with
+the same dtype class and number of dims (dynamo recompiles it when a guard fails, e.g. another shape or grad mode); each
+is defined from its own text, so each has its own code object and its own dynamo cache. `STATS` counts calls, graphs
+compiled (first compiles and recompiles), graph breaks and the seconds spent in calls that compiled, per (entry,
+execution).
 """
 from __future__ import annotations
 
@@ -68,7 +69,8 @@ class Executor:
             return None
         if self.transform == "functionalize":
             ok = hasattr(getattr(torch, "func", None), "functionalize")
-            return None if ok else f"{self.name}: torch.func.functionalize needs torch>=2.0 (installed: {torch.__version__})"
+            return None if ok else (f"{self.name}: torch.func.functionalize needs torch>=2.0 "
+                                    f"(installed: {torch.__version__})")
         if self.transform == "export":
             ok = hasattr(getattr(torch, "export", None), "export")
             return None if ok else f"{self.name}: torch.export.export needs torch>=2.1 (installed: {torch.__version__})"
@@ -82,7 +84,8 @@ class Executor:
         return self._device_skip_reason(device)
 
     def _device_skip_reason(self, device: str | None) -> str | None:
-        """Why this backend cannot compile for `device` on the installed torch (copysuite.strategies.space.BACKEND_DEVICES)."""
+        """Why this backend cannot compile for `device` on the installed torch
+        (copysuite.strategies.space.BACKEND_DEVICES)."""
         gate = BACKEND_DEVICES.get((self.backend, device))
         if gate is None or bind.TORCH_VERSION in SpecifierSet(gate[0], prereleases=True):
             return None

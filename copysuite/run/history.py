@@ -13,5 +13,6 @@ def record(key, case, compiled: bool) -> None:
 
 
 def compiled_before(key) -> list[str]:
-    """The inputs (described) whose calls compiled a graph of the function `key` before its latest call, oldest first."""
+    """The inputs (described) whose calls compiled a graph of the function `key` before its latest call, oldest
+    first."""
     return [case.describe() for case, compiled in CALLS.get(key, [])[:-1] if compiled]

@@ -18,7 +18,8 @@ _no_grad = torch.no_grad
 _indices = torch.Tensor._indices   # a sparse COO tensor's own indices and values, coalesced or not
 _values = torch.Tensor._values
 _nnz = torch.Tensor._nnz
-SPARSE_KEYS = ("shape", "nnz", "indices", "values")   # what a sparse COO tensor holds (copysuite.judge.checks' sparse_untouched)
+# what a sparse COO tensor holds (copysuite.judge.checks' sparse_untouched)
+SPARSE_KEYS = ("shape", "nnz", "indices", "values")
 
 
 def snapshot(t) -> dict:

@@ -11,7 +11,8 @@ def program_lines(program, case, fullgraph: bool = True) -> list[str]:
     executor, ctx = EXECUTORS[case.execution], case.mode_context()
     lines = executor.call_lines(program)
     caches = cache_off_lines() if executor.compiled else []
-    return caches + executor.define_lines(program, fullgraph) + ([f"with {ctx}:"] + [f"    {line}" for line in lines] if ctx else lines)
+    body = [f"with {ctx}:"] + [f"    {line}" for line in lines] if ctx else lines
+    return caches + executor.define_lines(program, fullgraph) + body
 
 
 def reproduction(cell, case) -> str:

@@ -30,7 +30,8 @@ def summarize(entries) -> dict:
                 gates[key] = found
         out[e.id] = {"file": e.file, "program": e.program.text, "inputs": dict(e.program.inputs),
                      "torch": e.applies.torch, "gates": gates,
-                     "diverges": [{"record": d.record, "executions": list(d.executions), "devices": list(d.devices), "torch": d.torch,
+                     "diverges": [{"record": d.record, "executions": list(d.executions), "devices": list(d.devices),
+                                   "torch": d.torch,
                                    "expect": list(d.keys), "by_design": d.by_design,
                                    "observed": d.observed, "evidence": d.evidence, "fixed_by": d.fixed_by}
                                   for d in e.diverges]}

@@ -2,8 +2,9 @@
 
 A spec writes a condition as a list of terms, all of which must hold; `not NAME` negates one. Some names take an
 argument after a colon: `dtype:float64`, `group:float`, `device:cpu`, `placement:expanded`, `kind:nonleaf`,
-`mode:no_grad`, `bit:conj`, `ndim:1`, `execution:compile.aot_eager` (`compiled`: any torch.compile execution). A term is read against a `copysuite.strategies.cases.Case` (plain data);
-one, `numpy2`, against the environment instead (the installed NumPy is 2.0 or later).
+`mode:no_grad`, `bit:conj`, `ndim:1`, `execution:compile.aot_eager` (`compiled`: any torch.compile execution). A term is
+read against a `copysuite.strategies.cases.Case` (plain data); one, `numpy2`, against the environment instead (the
+installed NumPy is 2.0 or later).
 """
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
-from copysuite.strategies.space import ALL_DTYPE_NAMES, BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, KINDS, MODES, PLACEMENTS
+from copysuite.strategies.space import (
+    ALL_DTYPE_NAMES, BITS, DEVICES, DTYPE_GROUPS, EXECUTIONS, KINDS, MODES, PLACEMENTS,
+)
 
 
 def non_overlapping_and_dense(shape, stride) -> bool:

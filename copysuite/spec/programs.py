@@ -233,8 +233,9 @@ def _check(tree, names: set, key: str, also: tuple = ()) -> None:
             raise ProgramError(key, f"{line}{type(node).__name__} is not allowed in a spec program (allowed: "
                                     f"expressions, assignments, calls, indexing, `with`)")
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in names:
+            own = ", ".join(sorted(names - set(MODULES) - set(BUILTINS)))
             raise ProgramError(key, f"{line}name {node.id!r} is not allowed (allowed: the inputs and the "
-                                    f"program's own variables {', '.join(sorted(names - set(MODULES) - set(BUILTINS)))};"
+                                    f"program's own variables {own};"
                                     f" the modules {', '.join(MODULES)}; {', '.join(BUILTINS)})")
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and node.attr not in PRIVATE_ATTRIBUTES:
             raise ProgramError(key, f"{line}attribute {node.attr!r} is not allowed (private; allowed: "

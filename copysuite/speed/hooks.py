@@ -40,8 +40,8 @@ def pytest_configure_node(node):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """Under -n, xdist's "load" scheduling that keeps an entry's cells on one worker (copysuite.speed.scheduling); a --dist
-    given on the command line wins."""
+    """Under -n, xdist's "load" scheduling that keeps an entry's cells on one worker (copysuite.speed.scheduling);
+    a --dist given on the command line wins."""
     chosen = any(a.startswith(("--dist", "-d")) for a in config.invocation_params.args)
     if config.getoption("dist") != "load" or chosen:
         return None

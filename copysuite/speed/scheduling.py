@@ -1,12 +1,13 @@
 """pytest-xdist scheduling for the conformance run: xdist's own "load" scheduling, except that it never splits the
-cells of one entry and device between two workers. They are judged in one run (copysuite.judge.explore) by the worker that
-runs the first of them; a worker holding only some of them would run the whole group again. The plugin collects
+cells of one entry and device between two workers. They are judged in one run (copysuite.judge.explore) by the worker
+that runs the first of them; a worker holding only some of them would run the whole group again. The plugin collects
 them next to each other (copysuite.plugin.in_run_order), so a chunk that ends where they end holds all of them.
 
 xdist sends each worker chunks of the collection in order; here a chunk is extended to the end of the group its last
 test belongs to (for tests other than cells, the group is their module). Everything else is xdist's: when a worker
-crashes, the test it was running is reported and not sent again. (Not `--dist loadgroup`: it renames node ids, which pytest 9 ignores, and its scope scheduler sends the
-test that crashed a worker to the replacement again, pytest-dev/pytest-xdist#1371.)
+crashes, the test it was running is reported and not sent again. (Not `--dist loadgroup`: it renames node ids, which
+pytest 9 ignores, and its scope scheduler sends the test that crashed a worker to the replacement again,
+pytest-dev/pytest-xdist#1371.)
 """
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 pytest-timeout's thread method (pytest.ini: a hang anywhere, even inside C code, ends its process after dumping every
 thread's stack; under xdist the worker is replaced and the test is a named casualty) starts a `threading.Timer` for
 every test and joins it afterwards. A conformance run has thousands of tests, most of them lookups into their group's
-run (copysuite.judge.explore), and each start and join waits for the scheduler: on the busy 2-core machine that was a third
-of a run's wall time (docs/notes.md). This plugin implements pytest-timeout's own `pytest_timeout_set_timer` and
+run (copysuite.judge.explore), and each start and join waits for the scheduler: on the busy 2-core machine that was a
+third of a run's wall time (docs/notes.md). This plugin implements pytest-timeout's own `pytest_timeout_set_timer` and
 `pytest_timeout_cancel_timer` hooks for the thread method: one daemon thread per process waits for the deadline of the
 test running now and, when it passes, calls pytest-timeout's `timeout_timer`, which dumps the stacks and exits as
 before. The limit, the markers and the signal method are pytest-timeout's, untouched.

@@ -235,7 +235,8 @@ def test_devices_do_not_mix_in_one_op_yet_backward_crosses_them():
     f = v * y.cpu()
     f.backward()
     close(w.grad, t([14.0], "cuda")), close(b.grad, t([7.0], "cuda")), close(v.grad, t([5.0]))
-    assert w.grad.device.type == "cuda", f"{BASIC} on cuda; f = v * (x * w + b).cpu(); f.backward(): w.grad on {w.grad.device}"
+    assert w.grad.device.type == "cuda", \
+        f"{BASIC} on cuda; f = v * (x * w + b).cpu(); f.backward(): w.grad on {w.grad.device}"
 
 
 LAZY = {  # a tensor carrying each lazy bit, as code run by eval, so a message prints what ran (conj().imag: neg)

@@ -115,7 +115,8 @@ class TestArticle002:
         x = torch.ones(2, 3, requires_grad=True)
         d = eval(make, {"torch": torch, "x": x})  # the text is the code that runs
         assert d.requires_grad == requires_grad, f"`{program}`: expected d.requires_grad {requires_grad}"
-        expected = RESIZE_REFUSAL if requires_grad and change in ("resize_", "resize_as_") else f"allowed, d.shape {shape}"
+        refused = requires_grad and change in ("resize_", "resize_as_")
+        expected = RESIZE_REFUSAL if refused else f"allowed, d.shape {shape}"
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -180,7 +181,8 @@ class TestArticle002:
         program = f"x, y = torch.ones(2), torch.ones(2); old = y; y = x + y (x at {where_x}, old y at {where_old})"
         assert not shares_storage(y, old) and not shares_storage(y, x), (
             f"`{program}`: expected the new y in new memory; observed it at {memory(y)} (storage, first element)")
-        assert old.tolist() == [1.0, 1.0] and y.tolist() == [2.0, 2.0], f"`{program}`: old {old.tolist()}, y {y.tolist()}"
+        assert old.tolist() == [1.0, 1.0] and y.tolist() == [2.0, 2.0], \
+            f"`{program}`: old {old.tolist()}, y {y.tolist()}"
 
     @pytest.mark.parametrize("op", IN_PLACE)
     def test_in_place_op_allocates_nothing(self, op):
