@@ -25,7 +25,7 @@ from copysuite.fuzz import signature, variants
 from copysuite.fuzz.generate import Input, Program
 
 RECOMPILE_LIMIT = 1_000_000
-LOGGERS = ("torch._dynamo", "torch._subclasses.fake_tensor", "torch._inductor", "torch._functorch", "torch.export")
+LOGGERS = ("torch._dynamo", "torch._guards", "torch._subclasses.fake_tensor", "torch._inductor", "torch._functorch", "torch.export")
 CACHES = ("off", "on")
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from copysuite.fuzz import command, differential, generate, judging, reproduction, signature, variants
 from copysuite.fuzz.generate import Input, Program, Statement
 
-SEARCH_PROGRAMS = 200
+SEARCH_PROGRAMS = 1500   # at about 50 programs a second
 opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
                             reason="opt-in (COPYSUITE_FUZZ=1, a step of .ci/run): it compiles programs")
 needs_functionalize = pytest.mark.skipif(variants.executor("functionalize").skip_reason() is not None,
@@ -119,16 +119,14 @@ def test_saved_tensors_copied_are_caught_by_a_write_after_the_call_only():
 
 @opt_in
 @needs_functionalize
-def test_a_fixed_seed_search_catches_saved_copies_with_the_shape_only():
-    """The same fault under the fixed seed's search: found with writes after the call drawn, and not without."""
-    found = {}
-    for shapes in ((), generate.SHAPES):
-        with mock.patch.object(generate, "SHAPES", shapes), \
-                mock.patch.object(torch.func, "functionalize", saved_as_copies(torch.func.functionalize)):
-            report = command.search("functionalize", seed=0, programs=SEARCH_PROGRAMS, shrink_attempts=0)
-        found[shapes] = [f for f in report["findings"] if "after.raises" in f["unexplained"]]
-    assert not found[()], found[()]
-    assert found[generate.SHAPES], "the write after the call was never drawn where it would catch the fault"
+def test_a_fixed_seed_search_catches_saved_copies():
+    """The same fault under a fixed seed's search: a write after the call where eager's backward refuses it is
+    drawn rarely (few programs reach a backward that reads a written input), so the search is longer than the
+    functionalize run of test_fuzz.py. Without the shape no such field exists (the test above: the same program
+    without the write shows nothing)."""
+    with mock.patch.object(torch.func, "functionalize", saved_as_copies(torch.func.functionalize)):
+        report = command.search("functionalize", seed=0, programs=SEARCH_PROGRAMS, shrink_attempts=0)
+    assert [f for f in report["findings"] if "after.raises" in f["unexplained"]], command.summary(report)
 
 
 def tensor_guards_dropped():
