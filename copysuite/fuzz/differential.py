@@ -84,8 +84,12 @@ def call_lines(program: Program, execution: str) -> tuple[list[str], list[str]]:
     define = executor.define_lines(program, fullgraph=False)
     call = executor.call_lines(program) or ["pass"]   # eager: a program of no statements, returning inputs
     if program.between:
+        # the first call binds nothing: `a = program(a)` would put an output in the place of input a, and the write
+        # between the calls would reach that output instead of the caller's tensor
+        bound = f"{program.outputs} = program({', '.join(program.input_names)})"
+        first = [line.replace(bound, bound.split(" = ", 1)[1]) if line.strip() == bound else line for line in call]
         again = [line for line in call if not line.startswith("program = ")]
-        call = [*call, *program.between_lines(), *again]
+        call = [*first, *program.between_lines(), *again]
     if program.mode != "enabled":
         call = [f"with torch.{program.mode}():"] + [f"    {line}" for line in call]
     return define, call

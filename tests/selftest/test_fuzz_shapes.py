@@ -76,7 +76,10 @@ def test_the_shapes_print_as_they_run():
     text = program.text()
     assert "#       a.zero_()" in text and "#       a[0].fill_(2)" in text
     call = differential.call_lines(program, "compile.eager")[1]
-    assert call == ["t1 = program(a)", "with torch.no_grad():", "    a.zero_()", "t1 = program(a)"]
+    assert call == ["program(a)", "with torch.no_grad():", "    a.zero_()", "t1 = program(a)"]
+    returned = Program(program.inputs, program.statements, ("t1", "a"), between=program.between)
+    first = differential.call_lines(returned, "functionalize")[1][0]
+    assert first == "program(a)", "the first call rebinds the input it returns"
     assert program.after_lines() == ["with torch.no_grad():", "    a[0].fill_(2)"]
 
 
