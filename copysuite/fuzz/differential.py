@@ -109,6 +109,7 @@ class _Caller:
         if self.define:
             _exec(self.define, self.defined)   # torch.compile looked up now: a fault patched into it applies
         self.call_code = compile("\n".join(self.call), "<copysuite fuzz call>", "exec")
+        self.forward_code = compile("\n".join(program.forward_lines(self.call)), "<copysuite fuzz forward>", "exec")
 
     def __call__(self, then: list[str] = ()):
         """(inputs, outputs, leaves, prior, error): [(name, object)] lists and the exception, if any. `then`: lines
@@ -134,6 +135,17 @@ class _Caller:
         return given, [(n, ns[n]) for n in self.program.returns], leaves, prior, None
 
 
+    def forward(self) -> tuple:
+        """(outputs' names, their tangents, error): the call within a forward-mode AD level (Program.forward)."""
+        ns = dict(self.defined)
+        _exec(self.program.input_lines(), ns)
+        try:
+            exec(self.forward_code, ns)  # noqa: S102 - the printed text
+        except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
+            return self.program.returns, [], exc
+        return self.program.returns, ns["tangents"], None
+
+
 def _observe(caller: _Caller) -> Side:
     given, outputs, leaves, prior, error = caller()
     fields = signature.observe_call(given, outputs, prior, error)
@@ -154,6 +166,8 @@ def _observe(caller: _Caller) -> Side:
         given, outputs, leaves, _, error = caller(caller.program.after_lines())
         if error is None:
             fields.update(signature.observe_after(caller.then_error, outputs, leaves))
+    if caller.program.forward:
+        fields.update(signature.observe_forward(*caller.forward()))
     return Side(fields, None)
 
 

@@ -9,6 +9,7 @@ second call is the one judged), and `after`, a write to an input after the call 
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
@@ -24,6 +25,7 @@ ALIASES = ("{a}", "{a}[1:]", "{a}[:1]", "{a}.transpose(0, -1)", "{a}.detach()", 
            "TwoTensor({a}, {a})")   # a wrapper subclass holding the input twice (torch.testing._internal)
 SUBCLASS_IMPORT = "from torch.testing._internal.two_tensor import TwoTensor"
 MODES = ("enabled", "no_grad")
+DUAL_DTYPES = ("float32", "float64", "complex64")   # what forward-mode AD gives a tangent
 NAMES = "abc"
 
 
@@ -86,6 +88,7 @@ class Program:
     mode: str = "enabled"
     between: tuple = ()   # (form of vocabulary.BETWEEN_WRITES, input): called, that runs, called again
     after: tuple = ()     # (form of vocabulary.AFTER_WRITES, input): written after the call, before backward
+    forward: bool = False  # also called with its floating inputs made dual tensors (forward-mode AD)
 
     @property
     def input_names(self) -> tuple:
@@ -129,6 +132,17 @@ class Program:
     def outputs(self) -> str:
         return ", ".join(self.returns)
 
+    def forward_lines(self, call: list[str]) -> list[str]:
+        """`call` (the call lines) within a forward-mode AD level, each fresh floating input made a dual tensor
+        whose tangent is ones, and the outputs' tangents read into `tangents` there."""
+        if not self.forward:
+            return []
+        fwad = "torch.autograd.forward_ad"
+        duals = [f"    {i.name} = {fwad}.make_dual({i.name}, torch.ones_like({i.name}))" for i in self.inputs
+                 if i.alias is None and i.dtype in DUAL_DTYPES]
+        tangents = f"    tangents = [{fwad}.unpack_dual(t).tangent for t in ({self.outputs},)]"
+        return [f"with {fwad}.dual_level():", *duals, *[f"    {line}" for line in call], tangents]
+
     # what copysuite.run.executions.Executor asks of a program besides the above
     first_call = ()
     filename = "<copysuite fuzz>"
@@ -140,6 +154,8 @@ class Program:
         shapes = ["# called twice; between the calls:", *[f"#   {x}" for x in self.between_lines()]] if self.between \
             else []
         shapes += ["# after the call, before backward:", *[f"#   {x}" for x in self.after_lines()]] if self.after \
+            else []
+        shapes += ["# also called with its floating inputs dual (forward-mode AD), tangents compared"] if self.forward \
             else []
         return "\n".join(self.input_lines() + mode + shapes + [f"def program({', '.join(self.input_names)}):",
                                                               *body])
@@ -167,7 +183,7 @@ _OP_KINDS = tuple(dict.fromkeys(op.kind for op in OPS))
 _OPS_OF = {kind: st.sampled_from([op for op in OPS if op.kind == kind]) for kind in _OP_KINDS}
 # a write between two calls in about one program of four, so that most programs still end at the call; a write
 # after it in most of the programs where it can matter (below)
-_BETWEEN = st.sampled_from((None, None, None, *BETWEEN_WRITES))
+_BETWEEN = st.sampled_from((*(None,) * 12, *BETWEEN_WRITES))
 _AFTER = st.sampled_from((None, *AFTER_WRITES))
 
 
@@ -183,7 +199,12 @@ def inputs(draw, index: int, earlier: tuple):
     return Input(name, dtype=dtype, shape=shape, placement=placement, kind=kind)
 
 
-SHAPES = ("between", "after")
+# the shapes drawn by default; `forward` joins them where COPYSUITE_FUZZ_SHAPES names it (a comma-separated list),
+# until the records know what it meets first (functionalize refusing to replay an input's resize under forward AD)
+ALL_SHAPES = ("between", "after", "forward")
+SHAPES = tuple(filter(None, os.environ.get("COPYSUITE_FUZZ_SHAPES", "between,after").replace(" ", "").split(",")))
+if set(SHAPES) - set(ALL_SHAPES):
+    raise ValueError(f"COPYSUITE_FUZZ_SHAPES: {sorted(set(SHAPES) - set(ALL_SHAPES))} not among {ALL_SHAPES}")
 
 
 @st.composite
@@ -213,4 +234,6 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple |
     graded = [i.name for i in given if i.leaf or (i.alias and any(g.leaf and g.name in i.alias for g in given))]
     after = draw(_AFTER) if graded and mode == "enabled" and "after" in shapes else None
     after = (after, draw(st.sampled_from(graded))) if after else ()
-    return Program(tuple(given), tuple(statements), returns, mode, between, after)
+    dual = any(i.alias is None and i.dtype in DUAL_DTYPES for i in given)
+    forward = dual and "forward" in shapes and draw(st.sampled_from((False, False, True)))
+    return Program(tuple(given), tuple(statements), returns, mode, between, after, forward)

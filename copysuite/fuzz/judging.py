@@ -22,6 +22,8 @@ def pruned(differences: dict) -> dict:
         gone |= {f for f in kept if f.startswith("after|") and f != "after||raises"}
     if any(f.startswith("backward|") for f in kept):
         gone |= {f for f in kept if f.startswith("after|")}
+    if "forward||raises" in kept:
+        gone |= {f for f in kept if f.startswith("forward|") and f != "forward||raises"}
     return {f: v for f, v in kept.items() if f not in gone}
 
 

@@ -172,3 +172,13 @@ def differences(eager: dict, other: dict) -> dict:
     """{field: [eager's, the other's]} for every field that differs or that only one side has."""
     return {f: [eager.get(f, "absent"), other.get(f, "absent")] for f in sorted(set(eager) | set(other))
             if eager.get(f, "absent") != other.get(f, "absent")}
+
+
+def observe_forward(names: tuple, tangents: list, error) -> dict:
+    """The call with its floating inputs dual (Program.forward): whether it raised, and each output's tangent."""
+    if error is not None:
+        return {"forward||raises": type(error).__name__}
+    fields = {"forward||raises": None}
+    for name, tangent in zip(names, tangents):
+        fields[f"forward|{name}|tangent"] = None if tangent is None else values(tangent)
+    return fields

@@ -2,8 +2,9 @@
 each variant runs and its one rule; for each shape, a fault that only that shape can catch, caught. A write to an
 input after the call, before backward (`after`): an execution whose saved tensors are copies (their version
 counters never move) lets the backward run where eager refuses it. A write between two calls of one compiled
-function (`between`): dynamo without its tensor guards serves the graph compiled for the first call. The faults
-that need torch.compile are opt-in (COPYSUITE_FUZZ=1, as in test_fuzz.py): each compiles programs."""
+function (`between`): dynamo without its tensor guards serves the graph compiled for the first call. Forward-mode
+AD (`forward`): an execution that runs on the primals of dual inputs loses the tangents. The faults that need
+torch.compile are opt-in (COPYSUITE_FUZZ=1, as in test_fuzz.py): each compiles programs."""
 import os
 from unittest import mock
 
@@ -84,7 +85,7 @@ def test_the_shapes_print_as_they_run():
 
 
 def drawn_shapes(count: int) -> dict:
-    counts = {"between": 0, "after": 0}
+    counts = {"between": 0, "after": 0, "forward": 0}
 
     @seed(0)
     @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
@@ -93,15 +94,18 @@ def drawn_shapes(count: int) -> dict:
     def collect(program):
         counts["between"] += bool(program.between)
         counts["after"] += bool(program.after)
+        counts["forward"] += bool(program.forward)
 
     collect()
     return counts
 
 
 def test_each_shape_is_drawn_in_a_share_of_programs():
-    """Each shape is drawn, and most programs still end at the call."""
-    counts = drawn_shapes(100)
-    assert 10 < counts["between"] < 50 and 5 < counts["after"] < 50, counts
+    """Each shape is drawn, and most programs still end at the call; `forward` only where asked for."""
+    assert "forward" not in generate.SHAPES and drawn_shapes(50)["forward"] == 0
+    with mock.patch.object(generate, "SHAPES", generate.ALL_SHAPES):
+        counts = drawn_shapes(100)
+    assert 10 < counts["between"] < 50 and 5 < counts["after"] < 50 and 5 < counts["forward"] < 50, counts
 
 
 @needs_functionalize
@@ -152,4 +156,31 @@ def test_a_stale_graph_is_caught_by_a_write_between_two_calls_only():
         _, _, without = verdict(Program(program.inputs, program.statements, program.returns), "compile.aot_eager")
     assert differences.get("out|t1|requires_grad") == [True, False], differences
     assert judged.status == "new", judged
+    assert without.status == "same", without
+
+
+def tangents_dropped(functionalize):
+    """torch.func.functionalize whose function runs on the primals of its dual inputs (a fault: forward-mode AD's
+    tangents are lost; outside a dual level unpack_dual returns its input, so nothing else changes)."""
+    def patched(fn, *args, **kwargs):
+        inner = functionalize(fn, *args, **kwargs)
+
+        def run(*call_args):
+            return inner(*[torch.autograd.forward_ad.unpack_dual(a).primal for a in call_args])
+        return run
+    return patched
+
+
+@needs_functionalize
+def test_tangents_dropped_are_caught_by_forward_mode_ad_only():
+    """sin of a floating input called with the input dual: eager's output has a tangent (cos), the execution that
+    runs on the primals has none. Called without dual inputs, the fault shows nothing."""
+    program = Program((Input("a"),), (Statement("t1", "sin", ("a",)),), ("t1",), forward=True)
+    assert "torch.autograd.forward_ad.make_dual(a, torch.ones_like(a))" in "\n".join(program.forward_lines(["pass"]))
+    assert verdict(program, "functionalize")[2].status == "same"
+    with mock.patch.object(torch.func, "functionalize", tangents_dropped(torch.func.functionalize)):
+        _, differences, judged = verdict(program, "functionalize")
+        _, _, without = verdict(Program(program.inputs, program.statements, program.returns), "functionalize")
+    assert differences["forward|t1|tangent"][1] is None and differences["forward|t1|tangent"][0][0] == 1.0
+    assert (judged.status, judged.unexplained) == ("new", ("forward.tangent",)), judged
     assert without.status == "same", without
