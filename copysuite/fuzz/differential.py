@@ -25,7 +25,8 @@ from copysuite.fuzz import signature, variants
 from copysuite.fuzz.generate import Input, Program
 
 RECOMPILE_LIMIT = 1_000_000
-LOGGERS = ("torch._dynamo", "torch._guards", "torch._subclasses.fake_tensor", "torch._inductor", "torch._functorch", "torch.export")
+LOGGERS = ("torch._dynamo", "torch._guards", "torch._subclasses.fake_tensor", "torch._inductor", "torch._functorch",
+           "torch.export")
 CACHES = ("off", "on")
 
 
@@ -133,7 +134,6 @@ class _Caller:
             except Exception as exc:  # noqa: BLE001 - a write refused is part of what is compared
                 self.then_error = exc
         return given, [(n, ns[n]) for n in self.program.returns], leaves, prior, None
-
 
     def forward(self) -> tuple:
         """(outputs' names, their tangents, error): the call within a forward-mode AD level (Program.forward)."""

@@ -1,7 +1,8 @@
 """A finding's standalone reproduction: a script that builds the inputs, runs the program eagerly and under the
 execution with the text the fuzzer ran (copysuite.fuzz.differential.Run.texts; with the program's write between two
 calls, both calls), and prints what a caller sees of each side, then the caller's next step that differs (an
-in-place write to an output, backward, the program's write to an input and then backward, autograd.grad)."""
+in-place write to an output, backward, the program's write to an input and then backward, autograd.grad; the call
+with dual inputs and its tangents)."""
 from __future__ import annotations
 
 import platform
@@ -76,4 +77,8 @@ def script(finding_run, execution: str, caches: str, differences: dict) -> str:
                   "except Exception as exc:", "    print(side, 'raised', repr(exc))", "else:",
                   f"    outputs = {outputs}", "    show(side, outputs, inputs)",
                   *[f"    {x}" for x in step], ""]
+        if any(f.startswith("forward|") for f in differences):   # the call again, its floating inputs dual
+            lines += [*program.input_lines(), "try:", *[f"    {x}" for x in program.forward_lines(call)],
+                      "    print(side, 'tangents', tangents)", "except Exception as exc:",
+                      "    print(side, 'with dual inputs raised', repr(exc))", ""]
     return "\n".join(lines)

@@ -179,8 +179,10 @@ def test_tangents_dropped_are_caught_by_forward_mode_ad_only():
     assert "torch.autograd.forward_ad.make_dual(a, torch.ones_like(a))" in "\n".join(program.forward_lines(["pass"]))
     assert verdict(program, "functionalize")[2].status == "same"
     with mock.patch.object(torch.func, "functionalize", tangents_dropped(torch.func.functionalize)):
-        _, differences, judged = verdict(program, "functionalize")
+        run, differences, judged = verdict(program, "functionalize")
         _, _, without = verdict(Program(program.inputs, program.statements, program.returns), "functionalize")
     assert differences["forward|t1|tangent"][1] is None and differences["forward|t1|tangent"][0][0] == 1.0
     assert (judged.status, judged.unexplained) == ("new", ("forward.tangent",)), judged
     assert without.status == "same", without
+    text = reproduction.script(run, "functionalize", "off", judged.differences)
+    assert "print(side, 'tangents', tangents)" in text and "make_dual(a, torch.ones_like(a))" in text
