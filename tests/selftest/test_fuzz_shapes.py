@@ -186,3 +186,17 @@ def test_tangents_dropped_are_caught_by_forward_mode_ad_only():
     assert without.status == "same", without
     text = reproduction.script(run, "functionalize", "off", judged.differences)
     assert "print(side, 'tangents', tangents)" in text and "make_dual(a, torch.ones_like(a))" in text
+
+
+def test_a_release_without_strict_or_decompositions_is_refused_with_the_reason():
+    """export.strict and export.nonstrict need export's strict=, export.decomposed run_decompositions(): a release
+    without them is refused with the reason (the command prints it and exits 2)."""
+    def export(mod, args, kwargs=None):
+        return None
+
+    with mock.patch.object(torch.export, "export", export):
+        assert "has no strict=" in variants.VARIANTS["export.strict"].skip_reason()
+        assert variants.VARIANTS["export.decomposed"].skip_reason() is None
+    with mock.patch.object(torch.export, "ExportedProgram", object):
+        assert "run_decompositions() is missing" in variants.VARIANTS["export.decomposed"].skip_reason()
+    assert all(v.skip_reason() is None for v in variants.VARIANTS.values() if v.base.startswith("export"))
