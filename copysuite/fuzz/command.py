@@ -112,7 +112,9 @@ def main(argv=None) -> int:
     if argv[:1] == ["merge"]:
         return merge.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m copysuite fuzz", description=__doc__.splitlines()[0])
-    parser.add_argument("--execution", required=True, help="an execution of copysuite.run.executions but eager")
+    parser.add_argument("--execution", required=True, help="an execution of copysuite.run.executions but eager, or "
+                        "a variant of one (copysuite.fuzz.variants: export.strict, export.nonstrict, "
+                        "export.decomposed, compile.*.fullgraph)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--programs", type=int, help="stop after this many programs (a repeatable run)")
     parser.add_argument("--minutes", type=float, help="stop the whole run, reduction included, after this many "
@@ -136,14 +138,14 @@ def main(argv=None) -> int:
     stopper = interrupt.Stopper()
     with stopper.handling():   # from here on a signal stops the run and its report is still written
         try:
-            from copysuite.run.executions import EXECUTORS   # torch, which takes seconds to import
+            from copysuite.fuzz import variants   # torch, which takes seconds to import
             stopper.check()
         except interrupt.Interrupted as stop:
             report = stopped_report(args.execution, {**options, "workers": args.processes}, str(stop))
         else:
-            if args.execution not in EXECUTORS or args.execution == "eager":
-                parser.error(f"--execution: one of {', '.join(e for e in EXECUTORS if e != 'eager')}")
-            reason = EXECUTORS[args.execution].skip_reason("cpu")
+            if args.execution not in variants.NAMES:
+                parser.error(f"--execution: one of {', '.join(variants.NAMES)}")
+            reason = variants.executor(args.execution).skip_reason("cpu")
             if reason:
                 print(f"cannot fuzz: {reason}", file=sys.stderr)
                 return 2

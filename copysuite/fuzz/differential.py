@@ -21,12 +21,12 @@ import warnings
 
 import torch
 
-from copysuite.run.executions import EXECUTORS
-from copysuite.fuzz import signature
+from copysuite.fuzz import signature, variants
 from copysuite.fuzz.generate import Input, Program
 
 RECOMPILE_LIMIT = 1_000_000
-LOGGERS = ("torch._dynamo", "torch._subclasses.fake_tensor", "torch._inductor", "torch._functorch", "torch.export")
+LOGGERS = ("torch._dynamo", "torch._guards", "torch._subclasses.fake_tensor", "torch._inductor", "torch._functorch",
+           "torch.export")
 CACHES = ("off", "on")
 
 
@@ -78,10 +78,19 @@ def cache_lines(caches: str) -> list[str]:
 
 
 def call_lines(program: Program, execution: str) -> tuple[list[str], list[str]]:
-    """(define lines, call lines) of `program` under `execution`, the call in the program's grad mode."""
-    executor = EXECUTORS[execution]
+    """(define lines, call lines) of `program` under `execution`, the call in the program's grad mode; with a write
+    between two calls (`program.between`), the call, the write, and the call again of what was defined (export's
+    module exported once)."""
+    executor = variants.executor(execution)
     define = executor.define_lines(program, fullgraph=False)
     call = executor.call_lines(program) or ["pass"]   # eager: a program of no statements, returning inputs
+    if program.between:
+        # the first call binds nothing: `a = program(a)` would put an output in the place of input a, and the write
+        # between the calls would reach that output instead of the caller's tensor
+        bound = f"{program.outputs} = program({', '.join(program.input_names)})"
+        first = [line.replace(bound, bound.split(" = ", 1)[1]) if line.strip() == bound else line for line in call]
+        again = [line for line in call if not line.startswith("program = ")]
+        call = [*first, *program.between_lines(), *again]
     if program.mode != "enabled":
         call = [f"with torch.{program.mode}():"] + [f"    {line}" for line in call]
     return define, call
@@ -101,9 +110,12 @@ class _Caller:
         if self.define:
             _exec(self.define, self.defined)   # torch.compile looked up now: a fault patched into it applies
         self.call_code = compile("\n".join(self.call), "<copysuite fuzz call>", "exec")
+        self.forward_code = compile("\n".join(program.forward_lines(self.call)), "<copysuite fuzz forward>", "exec")
 
-    def __call__(self):
-        """(inputs, outputs, leaves, prior, error): [(name, object)] lists and the exception, if any."""
+    def __call__(self, then: list[str] = ()):
+        """(inputs, outputs, leaves, prior, error): [(name, object)] lists and the exception, if any. `then`: lines
+        run after a call that did not raise (the program's `after`); their exception is `self.then_error`."""
+        self.then_error = None
         ns = dict(self.defined)
         try:
             _exec(self.program.input_lines(), ns)
@@ -116,7 +128,22 @@ class _Caller:
             exec(self.call_code, ns)  # noqa: S102 - the printed text
         except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
             return given, [], leaves, prior, exc
+        if then:
+            try:
+                _exec(list(then), ns)
+            except Exception as exc:  # noqa: BLE001 - a write refused is part of what is compared
+                self.then_error = exc
         return given, [(n, ns[n]) for n in self.program.returns], leaves, prior, None
+
+    def forward(self) -> tuple:
+        """(outputs' names, their tangents, error): the call within a forward-mode AD level (Program.forward)."""
+        ns = dict(self.defined)
+        _exec(self.program.input_lines(), ns)
+        try:
+            exec(self.forward_code, ns)  # noqa: S102 - the printed text
+        except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
+            return self.program.returns, [], exc
+        return self.program.returns, ns["tangents"], None
 
 
 def _observe(caller: _Caller) -> Side:
@@ -135,6 +162,12 @@ def _observe(caller: _Caller) -> Side:
     given, outputs, _, _, error = caller()
     if error is None:
         fields.update(signature.observe_grads(outputs))
+    if caller.program.after:
+        given, outputs, leaves, _, error = caller(caller.program.after_lines())
+        if error is None:
+            fields.update(signature.observe_after(caller.then_error, outputs, leaves))
+    if caller.program.forward:
+        fields.update(signature.observe_forward(*caller.forward()))
     return Side(fields, None)
 
 
@@ -165,7 +198,8 @@ def run(program: Program, execution: str, caches: str = "off") -> Run:
         warnings.simplefilter("ignore")
         warm = []
         judged = program
-        if caches == "on" and EXECUTORS[execution].compiled and any(i.alias for i in program.inputs):
+        compiled = variants.executor(execution).compiled
+        if caches == "on" and compiled and any(i.alias for i in program.inputs):
             _Caller(program, execution)()           # compiled for the aliased inputs first, in its own function
             judged = untangled(program)
             define, call = call_lines(program, execution)
@@ -180,7 +214,7 @@ def run(program: Program, execution: str, caches: str = "off") -> Run:
                 uncached = _observe(_Caller(judged, execution)).signature
             finally:
                 configure("on")
-        torch._dynamo.reset() if EXECUTORS[execution].compiled else None
+        torch._dynamo.reset() if compiled else None
     return Run(judged, eager, observed, {"define": other.define, "call": other.call, "warm": warm}, execution,
                uncached)
 

@@ -3,15 +3,18 @@
 A program is a function of 1 to 3 inputs made of 1 to 8 statements (`copysuite.fuzz.vocabulary`), each binding a new
 variable from the inputs and earlier variables, and returning some of its variables and inputs. An input is fresh
 (the suite's dtypes, placements and grad kinds: strategies.space) or an alias of an earlier one (the same tensor,
-an overlapping view, a detached alias). The program is called in a grad mode (enabled or no_grad).
+an overlapping view, a detached alias). The program is called in a grad mode (enabled or no_grad). Two shapes of
+how a caller goes on may be drawn with it: `between`, a write to an input between two calls of the function (the
+second call is the one judged), and `after`, a write to an input after the call and before backward.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from copysuite.fuzz.vocabulary import BY_NAME, OPS
+from copysuite.fuzz.vocabulary import AFTER_WRITES, BETWEEN_WRITES, BY_NAME, OPS
 from copysuite.strategies.cases import geometry
 from copysuite.strategies.space import GRAD_KINDS, affected_dims, kind_fits, placement_fits
 
@@ -22,6 +25,7 @@ ALIASES = ("{a}", "{a}[1:]", "{a}[:1]", "{a}.transpose(0, -1)", "{a}.detach()", 
            "TwoTensor({a}, {a})")   # a wrapper subclass holding the input twice (torch.testing._internal)
 SUBCLASS_IMPORT = "from torch.testing._internal.two_tensor import TwoTensor"
 MODES = ("enabled", "no_grad")
+DUAL_DTYPES = ("float32", "float64", "complex64")   # what forward-mode AD gives a tangent
 NAMES = "abc"
 
 
@@ -82,6 +86,9 @@ class Program:
     statements: tuple
     returns: tuple
     mode: str = "enabled"
+    between: tuple = ()   # (form of vocabulary.BETWEEN_WRITES, input): called, that runs, called again
+    after: tuple = ()     # (form of vocabulary.AFTER_WRITES, input): written after the call, before backward
+    forward: bool = False  # also called with its floating inputs made dual tensors (forward-mode AD)
 
     @property
     def input_names(self) -> tuple:
@@ -107,9 +114,34 @@ class Program:
     def lines(self) -> list[str]:
         return [line for s in self.statements for line in s.lines()]
 
+    def between_lines(self) -> list[str]:
+        """What runs between the two calls (none: the function is called once)."""
+        if not self.between:
+            return []
+        form, name = self.between
+        return BETWEEN_WRITES[form].format(a=name).splitlines()
+
+    def after_lines(self) -> list[str]:
+        """The write after the call, before backward (none: backward follows the call directly)."""
+        if not self.after:
+            return []
+        form, name = self.after
+        return ["with torch.no_grad():", f"    {AFTER_WRITES[form].format(a=name)}"]
+
     @property
     def outputs(self) -> str:
         return ", ".join(self.returns)
+
+    def forward_lines(self, call: list[str]) -> list[str]:
+        """`call` (the call lines) within a forward-mode AD level, each fresh floating input made a dual tensor
+        whose tangent is ones, and the outputs' tangents read into `tangents` there."""
+        if not self.forward:
+            return []
+        fwad = "torch.autograd.forward_ad"
+        duals = [f"    {i.name} = {fwad}.make_dual({i.name}, torch.ones_like({i.name}))" for i in self.inputs
+                 if i.alias is None and i.dtype in DUAL_DTYPES]
+        tangents = f"    tangents = [{fwad}.unpack_dual(t).tangent for t in ({self.outputs},)]"
+        return [f"with {fwad}.dual_level():", *duals, *[f"    {line}" for line in call], tangents]
 
     # what copysuite.run.executions.Executor asks of a program besides the above
     first_call = ()
@@ -119,7 +151,14 @@ class Program:
         """The program as Python: its inputs, then the function."""
         body = [f"    {line}" for line in self.lines()] + [f"    return {self.outputs}"]
         mode = [] if self.mode == "enabled" else [f"# called under torch.{self.mode}()"]
-        return "\n".join(self.input_lines() + mode + [f"def program({', '.join(self.input_names)}):", *body])
+        shapes = ["# called twice; between the calls:", *[f"#   {x}" for x in self.between_lines()]] if self.between \
+            else []
+        shapes += ["# after the call, before backward:", *[f"#   {x}" for x in self.after_lines()]] if self.after \
+            else []
+        shapes += ["# also called with its floating inputs dual (forward-mode AD), tangents compared"] if self.forward \
+            else []
+        return "\n".join(self.input_lines() + mode + shapes + [f"def program({', '.join(self.input_names)}):",
+                                                              *body])
 
     def without_statement(self, index: int) -> Program | None:
         """This program without statement `index` and every later statement that reads what it bound (directly or
@@ -142,6 +181,10 @@ _ALIAS = st.sampled_from(ALIASES)
 _SHAPE = st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple)
 _OP_KINDS = tuple(dict.fromkeys(op.kind for op in OPS))
 _OPS_OF = {kind: st.sampled_from([op for op in OPS if op.kind == kind]) for kind in _OP_KINDS}
+# a write between two calls in about one program of four, so that most programs still end at the call; a write
+# after it in most of the programs where it can matter (below)
+_BETWEEN = st.sampled_from((*(None,) * 12, *BETWEEN_WRITES))
+_AFTER = st.sampled_from((None, *AFTER_WRITES))
 
 
 @st.composite
@@ -156,10 +199,20 @@ def inputs(draw, index: int, earlier: tuple):
     return Input(name, dtype=dtype, shape=shape, placement=placement, kind=kind)
 
 
+# the shapes drawn by default; `forward` joins them where COPYSUITE_FUZZ_SHAPES names it (a comma-separated list),
+# until the records know what it meets first (functionalize refusing to replay an input's resize under forward AD)
+ALL_SHAPES = ("between", "after", "forward")
+SHAPES = tuple(filter(None, os.environ.get("COPYSUITE_FUZZ_SHAPES", "between,after").replace(" ", "").split(",")))
+if set(SHAPES) - set(ALL_SHAPES):
+    raise ValueError(f"COPYSUITE_FUZZ_SHAPES: {sorted(set(SHAPES) - set(ALL_SHAPES))} not among {ALL_SHAPES}")
+
+
 @st.composite
-def programs(draw, max_inputs: int = 3, max_statements: int = 8):
-    """Programs of 1 to `max_inputs` inputs and 1 to `max_statements` statements; shrinks towards one float32
-    contiguous plain input, few statements, the first ops of each class."""
+def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple | None = None):
+    """Programs of 1 to `max_inputs` inputs and 1 to `max_statements` statements, with the program shapes named in
+    `shapes` (by default SHAPES, read when drawing: a self-test turns them off for a whole search) drawn beside;
+    shrinks towards one float32 contiguous plain input, few statements, the first ops of each class."""
+    shapes = SHAPES if shapes is None else shapes
     given = []
     for index in range(draw(st.integers(1, max_inputs))):
         given.append(draw(inputs(index, tuple(i.name for i in given))))
@@ -172,4 +225,15 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8):
         names.append(f"t{k + 1}")
     returned = draw(st.lists(st.sampled_from(names[::-1]), min_size=1, max_size=4, unique=True))
     returns = tuple(n for n in names if n in returned)
-    return Program(tuple(given), tuple(statements), returns, draw(st.sampled_from(MODES)))
+    mode = draw(st.sampled_from(MODES))
+    inputs_named = [i.name for i in given]
+    between = draw(_BETWEEN) if "between" in shapes else None
+    between = (between, draw(st.sampled_from(inputs_named))) if between else ()
+    # a write after the call matters to backward only where an input requires grad (or aliases one that does), and
+    # no backward follows a call under no_grad
+    graded = [i.name for i in given if i.leaf or (i.alias and any(g.leaf and g.name in i.alias for g in given))]
+    after = draw(_AFTER) if graded and mode == "enabled" and "after" in shapes else None
+    after = (after, draw(st.sampled_from(graded))) if after else ()
+    dual = any(i.alias is None and i.dtype in DUAL_DTYPES for i in given)
+    forward = dual and "forward" in shapes and draw(st.sampled_from((False, False, True)))
+    return Program(tuple(given), tuple(statements), returns, mode, between, after, forward)

@@ -1,6 +1,8 @@
 """A finding's standalone reproduction: a script that builds the inputs, runs the program eagerly and under the
-execution with the text the fuzzer ran (copysuite.fuzz.differential.Run.texts), and prints what a caller sees of
-each side, then the caller's next step that differs (an in-place write to an output, backward, autograd.grad)."""
+execution with the text the fuzzer ran (copysuite.fuzz.differential.Run.texts; with the program's write between two
+calls, both calls), and prints what a caller sees of each side, then the caller's next step that differs (an
+in-place write to an output, backward, the program's write to an input and then backward, autograd.grad; the call
+with dual inputs and its tangents)."""
 from __future__ import annotations
 
 import platform
@@ -30,6 +32,13 @@ def _next_step(differences: dict, program) -> list[str]:
     """The caller's next step whose outcome differs, as lines over the returned names, or none."""
     for field in differences:
         section, subject, _ = field.split("|")
+        if section in ("after_write", "after"):   # the program's write after the call, then backward
+            leaves = ", ".join(f"({n!r}, {n}.grad)" for n in program.leaves)
+            return ["try:", *[f"    {x}" for x in program.after_lines()], "except Exception as exc:",
+                    "    print(side, 'write after the call raised', repr(exc))", "else:", "    try:",
+                    "        sum(t.sum() for _, t in outputs if t.requires_grad).backward()",
+                    f"        print(side, 'grads', [{leaves}])", "    except Exception as exc:",
+                    "        print(side, 'backward raised', repr(exc))"]
         if section == "write":
             op = f"{subject}.logical_not_() if {subject}.dtype == torch.bool else {subject}.add_(1)"
             return ["try:", f"    {op}", "except Exception as exc:", "    print(side, 'write raised', repr(exc))",
@@ -68,4 +77,8 @@ def script(finding_run, execution: str, caches: str, differences: dict) -> str:
                   "except Exception as exc:", "    print(side, 'raised', repr(exc))", "else:",
                   f"    outputs = {outputs}", "    show(side, outputs, inputs)",
                   *[f"    {x}" for x in step], ""]
+        if any(f.startswith("forward|") for f in differences):   # the call again, its floating inputs dual
+            lines += [*program.input_lines(), "try:", *[f"    {x}" for x in program.forward_lines(call)],
+                      "    print(side, 'tangents', tangents)", "except Exception as exc:",
+                      "    print(side, 'with dual inputs raised', repr(exc))", ""]
     return "\n".join(lines)

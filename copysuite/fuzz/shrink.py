@@ -3,8 +3,8 @@ findings apart.
 
 Hypothesis draws the programs (copysuite.fuzz.generate) but is not asked to shrink them: a search keeps going past
 the first divergence, and one run meets many. The reduction here is greedy and deterministic: drop a statement
-(and what reads it), a returned value, an input nothing reads; then make what is left plainer (the grad mode
-enabled, an alias a fresh input, an input plain, contiguous, float32, smaller); keep each step that still diverges
+(and what reads it), a returned value, an input nothing reads; then make what is left plainer (no write between two
+calls or after the call, the grad mode enabled, an alias a fresh input, an input plain, contiguous, float32, smaller); keep each step that still diverges
 with the same key, until none does, the attempts run out or the time given to it ends.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from copysuite.fuzz import differential, model, signature
+from copysuite.fuzz import differential, judging, signature
 from copysuite.fuzz.generate import Input, Program
 from copysuite.fuzz.interrupt import Interrupted
 
@@ -25,11 +25,12 @@ def verdict(program: Program, execution: str, caches: str):
         run = differential.run(program, execution, caches)
     except differential.InvalidInputs:
         return None, None
-    return run, model.judge(run, execution, signature.differences(run.eager.signature, run.other.signature))
+    return run, judging.judge(run, execution, signature.differences(run.eager.signature, run.other.signature))
 
 
 def _read(program: Program) -> set:
     names = {a for s in program.statements for a in s.args} | set(program.returns)
+    names |= {shape[1] for shape in (program.between, program.after) if shape}
     return names | {i.alias.split(".")[0].split("[")[0] for i in program.inputs if i.alias}
 
 
@@ -59,6 +60,10 @@ def candidates(program: Program):
     for k, i in enumerate(program.inputs):
         if i.name not in read and len(program.inputs) > 1:
             yield replace(program, inputs=program.inputs[:k] + program.inputs[k + 1:])
+    if program.between:
+        yield replace(program, between=())
+    if program.after:
+        yield replace(program, after=())
     if program.mode != "enabled":
         yield replace(program, mode="enabled")
     for k in range(len(program.inputs)):

@@ -127,7 +127,7 @@ def differentiable(t) -> bool:
     return isinstance(t, torch.Tensor) and t.requires_grad and t.is_floating_point()
 
 
-def observe_backward(outputs: list, leaves: list) -> dict:
+def observe_backward(outputs: list, leaves: list, section: str = "backward") -> dict:
     """backward() of the sum of every output that requires grad; then each leaf's gradient."""
     grads = [t for _, t in outputs if differentiable(t)]
     if not grads:
@@ -135,11 +135,20 @@ def observe_backward(outputs: list, leaves: list) -> dict:
     try:
         sum(t.sum() for t in grads).backward()
     except Exception as exc:  # noqa: BLE001 - a backward that fails is an observation
-        return {"backward||raises": type(exc).__name__}
-    fields = {"backward||raises": None}
+        return {f"{section}||raises": type(exc).__name__}
+    fields = {f"{section}||raises": None}
     for name, leaf in leaves:
-        fields[f"backward|{name}|grad"] = None if leaf.grad is None else values(leaf.grad)
+        fields[f"{section}|{name}|grad"] = None if leaf.grad is None else values(leaf.grad)
     return fields
+
+
+def observe_after(write_error, outputs: list, leaves: list) -> dict:
+    """After a write to an input that followed the call (the program's `after`, which raised `write_error` or
+    not): that write refused, or the backward that comes next (`after|...`, as observe_backward): autograd refuses
+    it where the program saved the written input for backward, eager as compiled."""
+    if write_error is not None:
+        return {"after_write||raises": type(write_error).__name__}
+    return {"after_write||raises": None, **observe_backward(outputs, leaves, "after")}
 
 
 def observe_grads(outputs: list) -> dict:
@@ -163,3 +172,13 @@ def differences(eager: dict, other: dict) -> dict:
     """{field: [eager's, the other's]} for every field that differs or that only one side has."""
     return {f: [eager.get(f, "absent"), other.get(f, "absent")] for f in sorted(set(eager) | set(other))
             if eager.get(f, "absent") != other.get(f, "absent")}
+
+
+def observe_forward(names: tuple, tangents: list, error) -> dict:
+    """The call with its floating inputs dual (Program.forward): whether it raised, and each output's tangent."""
+    if error is not None:
+        return {"forward||raises": type(error).__name__}
+    fields = {"forward||raises": None}
+    for name, tangent in zip(names, tangents):
+        fields[f"forward|{name}|tangent"] = None if tangent is None else values(tangent)
+    return fields

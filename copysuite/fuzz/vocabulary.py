@@ -2,9 +2,9 @@
 (`{x}`, `{y}`) that binds a new variable (`{out}`).
 
 Each op belongs to one operator class of the specs (view, dtype view, in-place, in-place view, out=, copy, no-op
-arithmetic, scatter, autograd state, storage); an op that does not apply to its operands (a dim that is not there,
-a dtype that cannot be viewed) raises eagerly, and the compiled side must raise too: that is part of what is
-compared, not something to avoid.
+arithmetic, scatter, autograd state, storage) or is a consumer that saves what it reads for backward; an op that
+does not apply to its operands (a dim that is not there, a dtype that cannot be viewed) raises eagerly, and the
+compiled side must raise too: that is part of what is compared, not something to avoid.
 """
 from __future__ import annotations
 
@@ -94,6 +94,14 @@ NOOP_ARITHMETIC = _ops("noop", 1, {
     "pow_one": "{x} ** 1",
     "times_two": "{x} * 2",
 })
+# consumers that are not neutral arithmetic: each saves what it reads (or its result) for backward, so a write after
+# them, in the program or after the call, is one autograd must refuse at backward; each exact on the small integers
+# the inputs hold (no transcendental function, whose last bits differ between eager's kernels and a compiler's)
+CONSUMERS = _ops("consumer", 1, {
+    "abs": "{x}.abs()",
+    "relu": "{x}.relu()",
+    "square": "{x} * {x}",
+})
 SCATTERS = _ops("scatter", 1, {
     "slice_scatter": "torch.slice_scatter({x}, {x}[:1] * 0, 0, 0, 1)",
     "select_scatter": "torch.select_scatter({x}, {x}[0] + 1, 0, 0)",
@@ -106,6 +114,7 @@ BINARY = _ops("binary", 2, {
     "setitem_from": "{x}[...] = {y}\n{out} = {x}",
     "add_from": "{x}.add_({y})",
     "add": "{x} + {y}",
+    "mul": "{x} * {y}",
     "out_add": "torch.add({y}, 1, out={x})",
     "out_mul": "torch.mul({y}, 2, out={x})",
     "out_neg": "torch.neg({y}, out={x})",
@@ -118,7 +127,25 @@ BINARY = _ops("binary", 2, {
 OUT_FORMS = tuple(op.name for op in BINARY if "out={x}" in op.template)
 WRITES_FROM = ("copy_", "setitem_from", "add_from", *OUT_FORMS)
 
-OPS = (*VIEWS, *DTYPE_VIEWS, *INPLACE, *INPLACE_VIEWS, *AUTOGRAD, *COPIES, *NOOP_ARITHMETIC, *SCATTERS, *BINARY)
+OPS = (*VIEWS, *DTYPE_VIEWS, *INPLACE, *INPLACE_VIEWS, *AUTOGRAD, *COPIES, *NOOP_ARITHMETIC, *CONSUMERS, *SCATTERS,
+       *BINARY)
 BY_NAME = {op.name: op for op in OPS}
 assert len(BY_NAME) == len(OPS)
 KINDS = tuple(dict.fromkeys(op.kind for op in OPS))
+
+# What a caller does to an input after the call, before backward (a program's `after`): a write under no_grad (as
+# an optimizer step writes a leaf) to the input, to a view of it, or through a detached alias, which shares its
+# version counter. Autograd must refuse the backward where the program saved that input.
+AFTER_WRITES = {
+    "zero_": "{a}.zero_()",
+    "view_fill_": "{a}[0].fill_(2)",
+    "detached_zero_": "{a}.detach().zero_()",
+}
+# What a caller does to an input between two calls of one function (a program's `between`): its values written (a
+# graph must not have kept them), its strides changed, its requires_grad turned off or on (each a guard's business).
+BETWEEN_WRITES = {
+    "zero_": "with torch.no_grad():\n    {a}.zero_()",
+    "transpose_": "{a}.transpose_(0, -1)",
+    "requires_grad_off": "{a}.requires_grad_(False)",
+    "requires_grad_on": "{a}.requires_grad_({a}.is_floating_point())",
+}

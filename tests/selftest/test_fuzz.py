@@ -30,7 +30,7 @@ from copysuite.fuzz.generate import Input, Program, Statement
 TORCH = Version(Version(torch.__version__).base_version)
 CI_EXECUTION, CI_PROGRAMS = "compile.aot_eager", 40
 FUNCTIONALIZE_PROGRAMS = 200   # no compiling: about 100 programs a second on an idle core
-FAULT_EXECUTION, FAULT_PROGRAMS = "compile.eager", 120
+FAULT_EXECUTION, FAULT_PROGRAMS = "compile.eager", 400
 needs_compile = pytest.mark.skipif(EXECUTORS[CI_EXECUTION].skip_reason() is not None,
                                    reason=str(EXECUTORS[CI_EXECUTION].skip_reason()))
 needs_functionalize = pytest.mark.skipif(EXECUTORS["functionalize"].skip_reason() is not None,
