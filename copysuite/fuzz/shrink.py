@@ -1,11 +1,11 @@
 """Reduce a program that diverges to a minimal one that diverges the same way (the same verdict key), and tell
 findings apart.
 
-Hypothesis draws the programs (copysuite.fuzz.generate) but is not asked to shrink them: a search keeps going past
-the first divergence, and one run meets many. The reduction here is greedy and deterministic: drop a statement
-(and what reads it), a returned value, an input nothing reads; then make what is left plainer (no write between two
-calls or after the call, the grad mode enabled, an alias a fresh input, an input plain, contiguous, float32, smaller); keep each step that still diverges
-with the same key, until none does, the attempts run out or the time given to it ends.
+Hypothesis draws the programs (copysuite.fuzz.generate) but is not asked to shrink them: a search keeps going past the
+first divergence, and one run meets many. The reduction here is greedy and deterministic: drop a statement (and what
+reads it), a returned value, an input nothing reads; then make what is left plainer (no write between two calls or after
+the call, the grad mode enabled, an alias a fresh input, an input plain, contiguous, float32, smaller); keep each step
+that still diverges with the same key, until none does, the attempts run out or the time given to it ends.
 """
 from __future__ import annotations
 
