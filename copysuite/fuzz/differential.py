@@ -194,7 +194,7 @@ def run(program: Program, execution: str, caches: str = "off") -> Run:
     if {"set_", "data_assign"} & set(program.ops) and program.wraps_subclass:
         raise InvalidInputs(f"set_() or `.data =` onto a wrapper subclass's storage crashes the process eagerly: "
                             f"{CRASH}")
-    with warnings.catch_warnings(), _quiet():
+    with warnings.catch_warnings(), quiet():
         warnings.simplefilter("ignore")
         warm = []
         judged = program
@@ -220,11 +220,11 @@ def run(program: Program, execution: str, caches: str = "off") -> Run:
 
 
 @contextlib.contextmanager
-def _quiet():
+def quiet(extra=()):
     """No stack traces in torch's own logs: graph breaks (`fullgraph=False`, a user's default) and failed fake
     tensor calls are logged as errors, and the fuzzer's own report says what failed."""
     import logging
-    loggers = [logging.getLogger(name) for name in LOGGERS]
+    loggers = [logging.getLogger(name) for name in (*LOGGERS, *extra)]
     levels = [logger.level for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)

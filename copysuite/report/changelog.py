@@ -18,7 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from copysuite.known import registry
-from copysuite.report import records, schema_changes
+from copysuite.report import output, records, schema_changes
 from copysuite.spec.declared import backend_device_changes, release_changes, summarize
 from copysuite.spec.load import SPEC_DIR, load_specs
 
@@ -54,12 +54,7 @@ def main(argv=None) -> int:
     entries = load_specs(Path(args.specs)).entries
     text = render(release_changes(summarize(entries)) + records.changes(registry.load(), entries)
                   + backend_device_changes() + schema_changes.release_items(args.schemas))
-    if args.output:
-        Path(args.output).write_text(text)
-        print(f"wrote {args.output}")
-    else:
-        sys.stdout.write(text)
-    return 0
+    return output.emit(text, args.output)
 
 
 if __name__ == "__main__":

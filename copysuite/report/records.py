@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import defaultdict
-from pathlib import Path
 
 from packaging.specifiers import SpecifierSet
 
 from copysuite.known import registry
+from copysuite.report import output
 from copysuite.spec.declared import transitions
 from copysuite.spec.load import load_specs
 
@@ -115,12 +115,7 @@ def main(argv=None) -> int:
     ap.add_argument("--output", help="write Markdown here (default: stdout)")
     args = ap.parse_args(argv)
     text = page(registry.load(), load_specs().entries)
-    if args.output:
-        Path(args.output).write_text(text)
-        print(f"wrote {args.output}")
-    else:
-        sys.stdout.write(text)
-    return 0
+    return output.emit(text, args.output)
 
 
 if __name__ == "__main__":

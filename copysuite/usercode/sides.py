@@ -22,7 +22,8 @@ import torch
 import torch.utils._pytree as pytree
 
 from copysuite.fuzz import signature
-from copysuite.fuzz.differential import LOGGERS, Side
+from copysuite.fuzz import differential
+from copysuite.fuzz.differential import Side
 from copysuite.run.executions import EXECUTORS
 from copysuite.usercode.inputs import Captured
 
@@ -143,21 +144,11 @@ def observe(caller: Caller) -> Side:
     return Side(fields, None)
 
 
-@contextlib.contextmanager
 def quiet():
     """No stack traces or structured traces from torch's own logs while comparing (the fuzzer's loggers, and
     torch.__trace, which a test runner's log capture would otherwise print in full): the comparison's result says
     what failed."""
-    import logging
-    loggers = [logging.getLogger(name) for name in (*LOGGERS, "torch.__trace")]
-    levels = [logger.level for logger in loggers]
-    for logger in loggers:
-        logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels):
-            logger.setLevel(level)
+    return differential.quiet(extra=("torch.__trace",))
 
 
 @contextlib.contextmanager
