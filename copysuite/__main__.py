@@ -10,6 +10,7 @@
     gpu        every execution, the seed scenarios and the CUDA benchmarks on one CUDA device, into results/gpu/
                (tools/gpu.sh; docs/gpu.md)
     fuzz       generated programs, eager against one execution (docs/fuzz.md)
+    modules    torch's own nn modules and optimizers through copysuite.compare (docs/using.md)
 
 `gate`, `matrix`, `changelog` and `known` never import torch: they run where torch is absent. The tooling that works only
 from a checkout is not a command here: benchmarks and the speed gate (`python -m benchmarks`), fault injection
@@ -29,6 +30,7 @@ COMMANDS = {
     "surface": "copysuite.surface.report",
     "gpu": "copysuite.gpu.runner",
     "fuzz": "copysuite.fuzz.command",
+    "modules": "copysuite.usercode.sweep_command",
 }
 
 

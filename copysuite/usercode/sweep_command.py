@@ -1,0 +1,67 @@
+"""`python -m copysuite modules`: torch's own nn modules (module_db) and optimizers (optim_db) through
+`copysuite.compare`, eagerly against each execution, with a summary per module and optimizer (held, recorded, new)
+as JSON and Markdown (docs/using.md, "Every nn module and optimizer")."""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+DEFAULT_EXECUTIONS = ("compile.aot_eager", "export")
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="python -m copysuite modules", description=__doc__)
+    p.add_argument("--executions", nargs="+", default=list(DEFAULT_EXECUTIONS))
+    p.add_argument("--modules", nargs="*", default=None, help="ModuleInfo or class names (nn.Linear, Linear); "
+                   "none given: every module; --modules alone: no module")
+    p.add_argument("--optimizers", nargs="*", default=None, help="optimizer names; none given: every optimizer; "
+                   "--optimizers alone: no optimizer")
+    p.add_argument("--samples", type=int, default=1, help="sample inputs per module and mode (default 1)")
+    p.add_argument("--modes", nargs="+", default=["train", "eval"], choices=["train", "eval"])
+    p.add_argument("--case-timeout", type=float, default=600, help="seconds per case (0: none)")
+    p.add_argument("--json", help="write the summary here (.gz compresses it)")
+    p.add_argument("--markdown", help="write the table here")
+    p.add_argument("-q", "--quiet", action="store_true", help="no line per case on stderr")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse(argv)
+    import torch
+
+    from copysuite.usercode import modules, optimizers, summary
+    records = modules.sweep_records()
+    load, start = os.getloadavg()[0], time.monotonic()
+    rows = []
+    work = []
+    if args.modules is None or args.modules:
+        work += [("module", c) for c in modules.module_cases(args.modules or (), args.samples, args.modes)]
+    if args.optimizers is None or args.optimizers:
+        work += [("optimizer", c) for c in optimizers.optimizer_cases(args.optimizers or ())]
+    for what, case in work:
+        if what == "module":
+            row = modules.run_case(case, args.executions, records, args.case_timeout)
+        else:
+            row = optimizers.run_case(case, [e for e in args.executions if e != "export"], records,
+                                      args.case_timeout)
+        rows.append({"kind": what, **row})
+        if not args.quiet:
+            print(summary.case_line(rows[-1]), file=sys.stderr, flush=True)
+    report = summary.build(rows, args.executions, {
+        "torch": torch.__version__, "python": sys.version.split()[0], "cores": os.cpu_count(),
+        "load_start": round(load, 2), "load_end": round(os.getloadavg()[0], 2),
+        "seconds": round(time.monotonic() - start, 1), "samples": args.samples, "modes": args.modes,
+        "command": "python -m copysuite modules " + " ".join(argv if argv is not None else sys.argv[2:])})
+    print(summary.markdown(report))
+    if args.json:
+        text = json.dumps(report, indent=1)
+        path = Path(args.json)
+        path.write_bytes(gzip.compress(text.encode())) if path.suffix == ".gz" else path.write_text(text)
+    if args.markdown:
+        Path(args.markdown).write_text(summary.markdown(report) + "\n")
+    return 1 if report["counts_new"] else 0
