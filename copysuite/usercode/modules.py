@@ -23,6 +23,7 @@ from torch.overrides import TorchFunctionMode
 
 from copysuite.fuzz.signature import kind
 from copysuite.known import registry
+from copysuite.usercode import inputs
 from copysuite.usercode.api import compare
 from copysuite.usercode.deadline import Deadline, TimedOut
 
@@ -81,7 +82,8 @@ class _Seen(TorchFunctionMode):
 def ops_run(module, args, kwargs) -> tuple:
     """The torch functions a module's forward calls eagerly (F.batch_norm as `batch_norm`), on copies."""
     seen = _Seen()
-    module, args, kwargs = copy.deepcopy((module, args, kwargs))
+    args, kwargs, _ = inputs.capture(args, kwargs).build()   # compare's own copies: non-leaves do not deep-copy
+    module = copy.deepcopy(module)
     try:
         with seen:
             module(*args, **kwargs)

@@ -106,8 +106,9 @@ class Caller:
         given = [(t.name, ns[t.name]) for t in self.captured.tensors if isinstance(ns[t.name], torch.Tensor)]
         prior = signature.before(given + list(before_state.items()))
         leaves = [(n, ns[n]) for n in self.captured.leaves]
-        try:
-            with torch.set_grad_enabled(self.grad_enabled):
+        try:   # every side's call from one RNG state: a lazy module's initialization, dropout draw the same
+            with torch.set_grad_enabled(self.grad_enabled), torch.random.fork_rng(devices=[]):
+                torch.manual_seed(0)
                 result = ns["run"](*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
             return Call(given, [], leaves, prior, exc, {})
