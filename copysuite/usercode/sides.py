@@ -96,11 +96,17 @@ class Caller:
     def __init__(self, target: Target, captured: Captured, execution: str, grad_enabled: bool):
         self.target, self.captured, self.grad_enabled = target, captured, grad_enabled
         self.define = compile("\n".join(target.define(execution)), f"<copysuite compare {execution}>", "exec")
+        self.compiled = EXECUTORS[execution].compiled
 
     def __call__(self) -> Call:
+        if self.compiled:   # dynamo's code cache is shared by every module (Module._call_impl): after its
+            torch._dynamo.reset()   # recompile limit, compiled calls run eagerly and silently; each call compiles anew
         args, kwargs, ns = self.captured.build()
         ns[self.target.name] = copy.deepcopy(self.target.callable) if self.target.is_module else self.target.callable
-        exec(self.define, ns)  # noqa: S102 - the printed definition
+        try:   # torch.export.export itself may refuse the module: that is the side's call raising
+            exec(self.define, ns)  # noqa: S102 - the printed definition
+        except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
+            return Call([], [], [], {}, exc, {})
         holder = ns["run"] if isinstance(ns["run"], torch.fx.GraphModule) else ns[self.target.name]
         before_state = state(holder)
         given = [(t.name, ns[t.name]) for t in self.captured.tensors if isinstance(ns[t.name], torch.Tensor)]
