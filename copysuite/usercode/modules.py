@@ -26,6 +26,7 @@ from copysuite.known import registry
 from copysuite.usercode import inputs
 from copysuite.usercode.api import compare
 from copysuite.usercode.deadline import Deadline, TimedOut
+from copysuite.usercode.result import Difference
 
 MODULES_FILE = "modules.yaml"   # the records of specs/known/ the sweep applies
 
@@ -108,6 +109,8 @@ def recorded(difference, ops: tuple, records: list) -> tuple:
             continue
         if p.get("ops") and not set(p["ops"]) & set(ops):
             continue
+        if p.get("message") and not re.search(p["message"], str(difference.value)):
+            continue   # compare keeps the class of the execution's exception: the pattern is matched against it
         names.append(r.name)
     return tuple(names)
 
@@ -133,18 +136,33 @@ def run_case(case: Case, executions, records: list, timeout: float) -> dict:
             "executions": judged(result, ops, records)}
 
 
+def rejudged(row: dict, records: list) -> dict:
+    """A case of an earlier sweep judged again by today's module records: what they now explain of its new
+    differences (compare's own verdicts stand)."""
+    for execution, v in row["executions"].items():
+        for d in v["differences"]:
+            if d["verdict"] == "new" or d.get("module_record"):
+                names = recorded(Difference(execution, d["field"], d["eager"], d["value"], "new"),
+                                 tuple(row.get("ops", ())), records)
+                d.update(verdict="known" if names else "new", names=list(names), module_record=bool(names))
+        if v["status"] != "skipped":
+            v["status"] = "new" if any(d["verdict"] == "new" for d in v["differences"]) else (
+                "recorded" if v["differences"] else "held")
+    return row
+
+
 def judged(result, ops: tuple, records: list) -> dict:
     """{execution: {"status", "differences"}} of a compare result; status: held, recorded, new or skipped."""
     out = {e: {"status": "skipped", "why": why, "differences": []} for e, why in result.skipped.items()}
     for execution in result.executions:
         rows = []
         for d in (d for d in result.differences if d.execution == execution):
-            verdict, names = d.verdict, list(d.names)
+            verdict, names, ours = d.verdict, list(d.names), False
             if verdict == "new":
                 names = list(recorded(d, ops, records))
-                verdict = "known" if names else "new"
+                verdict, ours = ("known" if names else "new"), bool(names)
             rows.append({"field": d.field, "eager": repr(d.eager)[:200], "value": repr(d.value)[:200],
-                         "verdict": verdict, "names": names})
+                         "verdict": verdict, "names": names, "module_record": ours})
         status = "new" if any(r["verdict"] == "new" for r in rows) else "recorded" if rows else "held"
         out[execution] = {"status": status, "differences": rows}
     return out

@@ -26,6 +26,8 @@ def parse(argv):
     p.add_argument("--case-timeout", type=float, default=600, help="seconds per case (0: none)")
     p.add_argument("--json", help="write the summary here (.gz compresses it)")
     p.add_argument("--markdown", help="write the table here")
+    p.add_argument("--rejudge", metavar="JSON", help="no run: judge the cases of an earlier --json summary again "
+                   "by today's module records (specs/known/modules.yaml)")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per case on stderr")
     return p.parse_args(argv)
 
@@ -36,6 +38,8 @@ def main(argv=None) -> int:
 
     from copysuite.usercode import modules, optimizers, summary
     records = modules.sweep_records()
+    if args.rejudge:
+        return rejudge(args, records)
     load, start = os.getloadavg()[0], time.monotonic()
     rows = []
     work = []
@@ -57,6 +61,21 @@ def main(argv=None) -> int:
         "load_start": round(load, 2), "load_end": round(os.getloadavg()[0], 2),
         "seconds": round(time.monotonic() - start, 1), "samples": args.samples, "modes": args.modes,
         "command": "python -m copysuite modules " + " ".join(argv if argv is not None else sys.argv[2:])})
+    return write(report, args)
+
+
+def rejudge(args, records) -> int:
+    from copysuite.usercode import modules, summary
+    raw = Path(args.rejudge).read_bytes()
+    old = json.loads(gzip.decompress(raw) if args.rejudge.endswith(".gz") else raw)
+    rows = [modules.rejudged(r, records) for r in old["cases"]]
+    meta = {k: v for k, v in old.items() if k not in ("executions", "counts", "counts_new", "status", "differences",
+                                                       "errors", "cases")}
+    return write(summary.build(rows, old["executions"], meta), args)
+
+
+def write(report: dict, args) -> int:
+    from copysuite.usercode import summary
     print(summary.markdown(report))
     if args.json:
         text = json.dumps(report, indent=1)
