@@ -96,11 +96,10 @@ class Caller:
     def __init__(self, target: Target, captured: Captured, execution: str, grad_enabled: bool):
         self.target, self.captured, self.grad_enabled = target, captured, grad_enabled
         self.define = compile("\n".join(target.define(execution)), f"<copysuite compare {execution}>", "exec")
-        self.compiled = EXECUTORS[execution].compiled
+        if EXECUTORS[execution].compiled:   # dynamo's code cache is shared by every module (Module._call_impl):
+            torch._dynamo.reset()   # past its recompile limit, compiled calls run eagerly and silently
 
     def __call__(self) -> Call:
-        if self.compiled:   # dynamo's code cache is shared by every module (Module._call_impl): after its
-            torch._dynamo.reset()   # recompile limit, compiled calls run eagerly and silently; each call compiles anew
         args, kwargs, ns = self.captured.build()
         ns[self.target.name] = copy.deepcopy(self.target.callable) if self.target.is_module else self.target.callable
         try:   # torch.export.export itself may refuse the module: that is the side's call raising

@@ -58,6 +58,8 @@ def markdown(report: dict) -> str:
     for d in sorted(report["differences"], key=lambda d: (d["verdict"] != "new", d["execution"], d["kind"])):
         where = ", ".join(d["where"][:8]) + (f" and {len(d['where']) - 8} more" if len(d["where"]) > 8 else "")
         lines.append(f"| {d['execution']} | {d['kind']} | {d['verdict']} | {', '.join(d['names'])} | {where} |")
+    if report.get("not_run"):
+        lines += ["", f"not run (--minutes): {len(report['not_run'])} cases, from {report['not_run'][0]}"]
     if report["errors"]:
         lines += ["", "errors (the harness, not torch):"] + [f"- {e['name']}: {e['error'][:200]}"
                                                             for e in report["errors"]]

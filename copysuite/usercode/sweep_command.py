@@ -24,6 +24,8 @@ def parse(argv):
     p.add_argument("--samples", type=int, default=1, help="sample inputs per module and mode (default 1)")
     p.add_argument("--modes", nargs="+", default=["train", "eval"], choices=["train", "eval"])
     p.add_argument("--case-timeout", type=float, default=600, help="seconds per case (0: none)")
+    p.add_argument("--minutes", type=float, default=0, help="start no case after this many minutes (0: no limit); "
+                   "the summary lists the cases not run")
     p.add_argument("--json", help="write the summary here (.gz compresses it)")
     p.add_argument("--markdown", help="write the table here")
     p.add_argument("--rejudge", metavar="JSON", help="no run: judge the cases of an earlier --json summary again "
@@ -47,7 +49,11 @@ def main(argv=None) -> int:
         work += [("module", c) for c in modules.module_cases(args.modules or (), args.samples, args.modes)]
     if args.optimizers is None or args.optimizers:
         work += [("optimizer", c) for c in optimizers.optimizer_cases(args.optimizers or ())]
+    not_run = []
     for what, case in work:
+        if args.minutes and time.monotonic() - start > args.minutes * 60:
+            not_run.append(f"{what} {case.name} {case.mode}")
+            continue
         if what == "module":
             row = modules.run_case(case, args.executions, records, args.case_timeout)
         else:
@@ -60,6 +66,7 @@ def main(argv=None) -> int:
         "torch": torch.__version__, "python": sys.version.split()[0], "cores": os.cpu_count(),
         "load_start": round(load, 2), "load_end": round(os.getloadavg()[0], 2),
         "seconds": round(time.monotonic() - start, 1), "samples": args.samples, "modes": args.modes,
+        "not_run": not_run,
         "command": "python -m copysuite modules " + " ".join(argv if argv is not None else sys.argv[2:])})
     return write(report, args)
 
