@@ -10,6 +10,7 @@ import pytest
 from copysuite.run.executions import EXECUTORS
 from copysuite.usercode import modules, optimizers, sweep_command
 from copysuite.usercode.result import Difference
+from copysuite.usercode.verdicts import close
 
 EXECUTION = "compile.aot_eager"
 pytestmark = pytest.mark.skipif(EXECUTORS[EXECUTION].skip_reason() is not None,
@@ -39,3 +40,8 @@ def test_a_compiled_sgd_step_holds():
     (case,) = [c for c in optimizers.optimizer_cases(["SGD"]) if c.mode == "forloop"]
     row = optimizers.run_case(case, [EXECUTION], modules.sweep_records(), 0)
     assert row["executions"][EXECUTION] == {"status": "held", "differences": []}, row
+
+
+def test_values_within_float32_reduction_error_are_the_same():
+    assert close([-68.5396, 55.7192], [-68.5397, 55.7192])
+    assert not close([-68.5396], [-68.6]) and not close([1.0], [1.0, 2.0]) and not close("unreadable", [1.0])
