@@ -13,8 +13,9 @@ from copysuite.usercode.result import Difference
 from copysuite.usercode.verdicts import close
 
 EXECUTION = "compile.aot_eager"
-pytestmark = pytest.mark.skipif(EXECUTORS[EXECUTION].skip_reason() is not None,
-                                reason=str(EXECUTORS[EXECUTION].skip_reason()))
+# importing module_db and compiling take seconds each, minutes on a loaded machine: past pytest.ini's 60 s
+pytestmark = [pytest.mark.skipif(EXECUTORS[EXECUTION].skip_reason() is not None,
+                                 reason=str(EXECUTORS[EXECUTION].skip_reason())), pytest.mark.timeout(300)]
 
 
 def test_two_modules_one_held_one_recorded(tmp_path):
