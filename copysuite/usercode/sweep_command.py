@@ -28,8 +28,8 @@ def parse(argv):
                    "the summary lists the cases not run")
     p.add_argument("--json", help="write the summary here (.gz compresses it)")
     p.add_argument("--markdown", help="write the table here")
-    p.add_argument("--rejudge", metavar="JSON", help="no run: judge the cases of an earlier --json summary again "
-                   "by today's module records (specs/known/modules.yaml)")
+    p.add_argument("--rejudge", metavar="JSON", nargs="+", help="no run: judge the cases of earlier --json "
+                   "summaries again by today's module records (specs/known/modules.yaml), as one summary")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per case on stderr")
     return p.parse_args(argv)
 
@@ -73,12 +73,19 @@ def main(argv=None) -> int:
 
 def rejudge(args, records) -> int:
     from copysuite.usercode import modules, summary
-    raw = Path(args.rejudge).read_bytes()
-    old = json.loads(gzip.decompress(raw) if args.rejudge.endswith(".gz") else raw)
-    rows = [modules.rejudged(r, records) for r in old["cases"]]
-    meta = {k: v for k, v in old.items() if k not in ("executions", "counts", "counts_new", "status", "differences",
-                                                       "errors", "cases")}
-    return write(summary.build(rows, old["executions"], meta), args)
+    runs = []
+    for name in args.rejudge:
+        raw = Path(name).read_bytes()
+        runs.append(json.loads(gzip.decompress(raw) if name.endswith(".gz") else raw))
+    rows = [modules.rejudged(r, records) for run in runs for r in run["cases"]]
+    meta = {k: v for k, v in runs[0].items() if k not in ("executions", "counts", "counts_new", "status",
+                                                           "differences", "errors", "cases")}
+    if len(runs) > 1:   # several runs of one release, put together: their times summed, each run's command kept
+        meta.update(seconds=round(sum(r["seconds"] for r in runs), 1), command=[r["command"] for r in runs],
+                    not_run=[n for r in runs for n in r.get("not_run", [])],
+                    load_end=runs[-1]["load_end"])
+    executions = list(dict.fromkeys(e for run in runs for e in run["executions"]))
+    return write(summary.build(rows, executions, meta), args)
 
 
 def write(report: dict, args) -> int:
