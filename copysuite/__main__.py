@@ -11,6 +11,7 @@
                (tools/gpu.sh; docs/gpu.md)
     fuzz       generated programs, eager against one execution (docs/fuzz.md)
     drafts     every reproduction of docs/upstream-reports/ on the installed torch, each alone: reproduces or fixed
+    modules    torch's own nn modules and optimizers through copysuite.compare (docs/using.md)
 
 `gate`, `matrix`, `changelog` and `known` never import torch: they run where torch is absent. The tooling that works
 only from a checkout is not a command here: benchmarks and the speed gate (`python -m benchmarks`), fault injection
@@ -31,6 +32,7 @@ COMMANDS = {
     "gpu": "copysuite.gpu.runner",
     "fuzz": "copysuite.fuzz.command",
     "drafts": "copysuite.known.drafts",
+    "modules": "copysuite.usercode.sweep_command",
 }
 
 

@@ -97,18 +97,24 @@ class Caller:
     def __init__(self, target: Target, captured: Captured, execution: str, grad_enabled: bool):
         self.target, self.captured, self.grad_enabled = target, captured, grad_enabled
         self.define = compile("\n".join(target.define(execution)), f"<copysuite compare {execution}>", "exec")
+        if EXECUTORS[execution].compiled:   # dynamo's code cache is shared by every module (Module._call_impl):
+            torch._dynamo.reset()   # past its recompile limit, compiled calls run eagerly and silently
 
     def __call__(self) -> Call:
         args, kwargs, ns = self.captured.build()
         ns[self.target.name] = copy.deepcopy(self.target.callable) if self.target.is_module else self.target.callable
-        exec(self.define, ns)  # noqa: S102 - the printed definition
+        try:   # torch.export.export itself may refuse the module: that is the side's call raising
+            exec(self.define, ns)  # noqa: S102 - the printed definition
+        except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
+            return Call([], [], [], {}, exc, {})
         holder = ns["run"] if isinstance(ns["run"], torch.fx.GraphModule) else ns[self.target.name]
         before_state = state(holder)
         given = [(t.name, ns[t.name]) for t in self.captured.tensors if isinstance(ns[t.name], torch.Tensor)]
         prior = signature.before(given + list(before_state.items()))
         leaves = [(n, ns[n]) for n in self.captured.leaves]
-        try:
-            with torch.set_grad_enabled(self.grad_enabled):
+        try:   # every side's call from one RNG state: a lazy module's initialization, dropout draw the same
+            with torch.set_grad_enabled(self.grad_enabled), torch.random.fork_rng(devices=[]):
+                torch.manual_seed(0)
                 result = ns["run"](*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
             return Call(given, [], leaves, prior, exc, {})
