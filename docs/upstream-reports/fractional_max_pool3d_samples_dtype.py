@@ -6,7 +6,7 @@ torch.compile with inductor, float64 samples with a float32 input are accepted a
 runs the eager kernel and raises as eager does. Found by the module sweep (python -m copysuite modules): module_db's
 own FractionalMaxPool3d sample builds its samples in float64 and fails eagerly at float32.
 
-Run: python fractional_max_pool3d_samples_dtype.py. Exit 1 while inductor accepts what eager refuses.
+Seen on torch 2.13.0 and 2.14.1 (CPU). Run: python fractional_max_pool3d_samples_dtype.py. Exit 1 while inductor accepts what eager refuses.
 """
 import sys
 
