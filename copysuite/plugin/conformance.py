@@ -23,7 +23,6 @@ from copysuite.judge.explore import apart, examples_for, explore, group_key, not
 from copysuite.judge.judge import judge
 from copysuite.speed import watchdog
 from copysuite.surface import execute as surface_execution
-from copysuite.surface.binding_cells import records as binding_records
 from copysuite.surface.known import records
 
 _EXPLORED = pytest.StashKey[dict]()
@@ -122,7 +121,6 @@ def test_surface(surface_cell, request):
             failed = (None, exc)
     sources = {call.source for call in surface_cell.calls}
     known = records(surface_cell.id.entry, surface_cell.execution, torch.__version__, sources)
-    known += binding_records(surface_cell.id.entry, surface_cell.execution, torch.__version__, sources)
     if known:
         expected_failure(known, failed, request.node)
     if failed:

@@ -17,10 +17,8 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-import torch
 
 from copysuite.judge.failures import ConformanceFailure
-from copysuite.known import registry
 from copysuite.surface import binding_calls, bindings
 from copysuite.surface.cells import PREFIX, SurfaceCell
 from copysuite.surface.checks import Judge, NotApplicable
@@ -149,32 +147,4 @@ def plan(scope: str, executions=("eager",), entries=()) -> list:
     cells += [BindingCell(b.name, CLASS, "eager", calls, binding=b, device="meta") for b, calls in planned(scope)
               if "eager" in executions and any(on_meta(c) for c in calls)]
     return [c for c in cells if not wanted or c.id.entry in wanted]
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """A registry record's surface item, as the conformance test's expected-failure reporting reads one."""
-    record: object
-    item: object
-
-    evidence = property(lambda self: self.record.evidence)
-    by_design = property(lambda self: self.record.by_design)
-    fixed_by = property(lambda self: self.record.fixed_by)
-    executions = property(lambda self: self.item.executions)
-    torch = property(lambda self: self.item.torch)
-    observed = property(lambda self: f"clause {self.item.clause}")
-
-    def matches(self, failure) -> bool:
-        return failure.check == self.item.clause
-
-
-def records(entry: str, execution: str, version: str = torch.__version__, sources=None) -> list:
-    """The registry's records of a binding cell (none for the other surface cells, whose records are
-    copysuite.surface.known's); `sources`, those of its calls, where known (an item naming one input applies only
-    where the cell has that call)."""
-    if not entry.startswith(ENTRY):
-        return []
-    return [Recorded(r, item) for r in registry.load().values() for item in r.surface
-            if item.applies(entry, execution, version)
-            and (not item.input or sources is None or any(s.startswith(item.input) for s in sources))]
 

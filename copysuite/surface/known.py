@@ -74,9 +74,7 @@ def known() -> tuple:
 
 
 def records(entry: str, execution: str, version: str, sources=None) -> list:
-    """The records of a cell; `sources`, those of its calls (copysuite.surface.inputs.Call.source), where known. A
-    binding cell (surface.binding:NAME) has none here: copysuite.surface.binding_cells.records looks its items up."""
-    if entry.startswith("surface.binding:"):
-        return []
+    """The records of a surface cell, a binding cell (surface.binding:NAME) included; `sources`, those of its calls
+    (copysuite.surface.inputs.Call.source), where known."""
     return [k for k in known() if k.applies(entry, execution, version)
             and (not k.input or sources is None or any(s.startswith(k.input) for s in sources))]
