@@ -25,8 +25,8 @@ class Fault:
     # tests/selftest/test_faults.py checks that none happens outside this list.
     harness_contact: tuple = ()
     contact_note: str = ""
-    # Run by the fault campaign only when asked (COPYSUITE_FAULT_SET=all, tests/faults/campaign.py), so that the
-    # default test command stays within its time: every one shown caught that way.
+    # Run by the fault campaign only when asked (COPYSUITE_FAULT_SET=all, tests/faults/campaign.py): every one shown
+    # caught that way.
     opt_in: bool = False
 
     def skip_reason(self) -> str | None:

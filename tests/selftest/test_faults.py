@@ -48,6 +48,13 @@ def test_catalog_is_well_formed():
             assert "cpu" in entries[eid].applies.devices, f"{f.name}: {eid!r} does not run on the CPU"
 
 
+def test_the_sample_keeps_one_fault_of_every_topic_and_the_sets_nest():
+    sample, default, every = (fc.selected(k) for k in fc.FAULT_SETS)
+    assert {fc.topic(f) for f in sample} == {fc.topic(f) for f in default}
+    assert len(sample) == len({fc.topic(f) for f in sample}) < len(default) < len(every) == len(CATALOG)
+    assert set(map(id, sample)) <= set(map(id, default)) <= set(map(id, every))
+
+
 @pytest.mark.parametrize("name", [f.name for f in CATALOG])
 def test_fault_is_reversible(name):
     fault = by_name(name)

@@ -136,6 +136,7 @@ def test_the_reduction_starts_nothing_after_its_deadline():
     assert (reduced.stopped, reduced.attempts, reduced.program) == ("time", 0, program)
 
 
+@opt_in
 @needs_functionalize
 def test_minutes_bound_the_whole_run_reduction_included():
     """Reduction without an attempt limit: only the time bound ends it, and the run ends within its minutes."""
@@ -150,6 +151,7 @@ def test_minutes_bound_the_whole_run_reduction_included():
     assert report["workers"][0]["seed"] == 3 and "seed_derivation" in report
 
 
+@opt_in
 @needs_functionalize
 def test_a_run_stopped_by_sigterm_writes_its_report(tmp_path):
     """In one process and in two (started together, to wait once): SIGTERM a few seconds in, wherever the run is."""
