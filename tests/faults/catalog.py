@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from tests.faults.fault import CATALOG, Fault
 from tests.faults.topics import (  # noqa: F401 - each registers its faults
-    bindings, compiled, conversions, copies, forms, history, inference, module_state, serialization, sparse_nested,
-    storage, surface, views,
+    aliasing, bindings, compiled, conversions, copies, forms, history, inference, module_state, serialization,
+    sparse_nested, storage, surface, views,
 )
 # the faults of the documentation audit (docs/promises.md names each), across the spec files; all but those of
 # promises_keywords are opt-in (Fault.opt_in: COPYSUITE_FAULT_SET=all runs them)
