@@ -31,6 +31,8 @@ MALFORMED = {
     "by_design_from_a_draft": (GOOD.replace("https://github.com/pytorch/pytorch/issues/1",
                                             "docs/upstream-reports/some_draft.py") + "  by_design: true\n", "bug",
                                "needs documentation or a maintainer's decision"),
+    "unknown_execution": (GOOD.replace("[compile.aot_eager]", "[compile.warp]"), "bug",
+                          "'compile.warp' is not one of ['eager', 'compile.eager', 'compile.aot_eager'"),
     "surface_cell_not_a_surface_id": (GOOD + "  surface: [{cells: [clone], clause: no_shared_memory}]\n", "bug",
                                       "does not match"),
 }
