@@ -81,8 +81,6 @@ ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, do
     ("device_index", lambda r: None if isinstance(r, np.ndarray) else r.device.index, _index,
      "The index of the result's device (`cuda:1` has 1; null for a device without one, such as cpu).",
      (("source.clone()", None),)),   # an index needs an accelerator
-    ("is_contiguous", lambda r: bool(r.is_contiguous()), BOOLEAN, "The result is contiguous (row-major, dense).",
-     (("source.detach()", True), ("source.detach().t()", False))),
 )
 
 
