@@ -7,6 +7,7 @@ from copysuite.plan.cells import plan_cells
 from copysuite.plugin.command import main as copysuite_run
 from copysuite.known import registry
 from copysuite.spec.load import SPEC_DIR, SpecError, load_specs
+from copysuite.strategies.space import EXECUTIONS
 
 GOOD = """
 entries:
@@ -41,10 +42,10 @@ MALFORMED = {
     "not_a_check_name": (GOOD.replace("shares_storage", "Shares-Storage"), "op", "expect",
                          "'Shares-Storage' is not a check's name"),
     "unknown_execution": (GOOD + "    applies: {executions: [eager, compile.warp]}\n", "op", "applies.executions.1",
-                          "'compile.warp' is not one of ['eager', 'compile.eager', 'compile.aot_eager'"),
+                          f"'compile.warp' is not one of {list(EXECUTIONS)}"),
     "divergence_of_an_unknown_execution": (GOOD + f"    diverges: [{{record: {RECORD}, expect: [shares_storage], "
                                            "executions: [compile.warp]}]\n", "op", "diverges.0.executions.0",
-                                           "'compile.warp' is not one of ['eager'"),
+                                           f"'compile.warp' is not one of {list(EXECUTIONS)}"),
     "unknown_entry_key": (GOOD + "    colour: red\n", "op", None, "unknown key"),
     "id_with_a_dash": (GOOD.replace("{id}", "clone-fast"), "clone-fast", "id", "does not match"),
     "wrong_type": (GOOD.replace("false}", "[1, 2]}"), "op", "expect.shares_storage",
