@@ -47,7 +47,6 @@ class Form(NamedTuple):
 FORMS = {
     "eager": Form(),
     "compile.eager": Form("compile", "eager"),
-    "compile.eager.dynamic": Form("compile", "eager", dynamic=True),
     "compile.aot_eager": Form("compile", "aot_eager"),
     "compile.aot_eager.dynamic": Form("compile", "aot_eager", dynamic=True),
     "compile.inductor": Form("compile", "inductor"),
