@@ -6,6 +6,7 @@
     matrix     the conformance matrix (Markdown, HTML) from outcome files
     changelog  the change log of copy semantics, from the version gates in the specs and the known-bug registry
     known      the known-bug registry's page (specs/known/ -> docs/reports/known.md)
+    checks     every check a spec's `expect` can name: the values it takes and what it observes
     surface    the operator surface of the installed torch: every aten op name by class, and which are checked
     gpu        every execution, the seed scenarios and the CUDA benchmarks on one CUDA device, into results/gpu/
                (tools/gpu.sh; docs/gpu.md)
@@ -28,6 +29,7 @@ COMMANDS = {
     "matrix": "copysuite.report.matrix_command",
     "changelog": "copysuite.report.changelog",
     "known": "copysuite.report.records",
+    "checks": "copysuite.judge.checks_command",
     "surface": "copysuite.surface.report",
     "gpu": "copysuite.gpu.runner",
     "fuzz": "copysuite.fuzz.command",

@@ -6,6 +6,8 @@ Spec loading, the change log and the report tools read these names where torch m
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 # How the source is made, relative to autograd.
 KINDS = (
     "plain",               # a leaf that does not require grad
@@ -29,10 +31,33 @@ BITS = ("none", "conj", "neg")
 # The grad mode the op under test is called in.
 MODES = ("enabled", "no_grad", "inference_mode")
 DEVICES = ("cpu", "meta", "cuda", "mps")
+
+
+class Form(NamedTuple):
+    """What an execution does, as data: copysuite.run.executions builds its Executor from it."""
+    transform: str | None = None  # None: the program as written; "compile", "functionalize" or "export"
+    backend: str | None = None    # torch.compile's backend
+    dynamic: bool = False         # torch.compile(dynamic=True): shapes are symbolic from the first compile
+
+
 # How the program runs: as written, compiled by torch.compile with a backend, run through torch.func.functionalize,
-# or exported by torch.export and run as the exported module (copysuite.run.executions).
-EXECUTIONS = ("eager", "compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor",
-              "compile.inductor.dynamic", "functionalize", "export")
+# or exported by torch.export and run as the exported module (copysuite.run.executions). The one list of executions:
+# the executors, the spec and registry schemas' `executions` (filled in by their loaders), the GPU run's steps and
+# the scheduled workflow's jobs are made from it; docs/using.md says what each one is.
+FORMS = {
+    "eager": Form(),
+    "compile.eager": Form("compile", "eager"),
+    "compile.aot_eager": Form("compile", "aot_eager"),
+    "compile.aot_eager.dynamic": Form("compile", "aot_eager", dynamic=True),
+    "compile.inductor": Form("compile", "inductor"),
+    "compile.inductor.dynamic": Form("compile", "inductor", dynamic=True),
+    "functionalize": Form("functionalize"),
+    "export": Form("export"),
+}
+EXECUTIONS = tuple(FORMS)
+COMPILED_EXECUTIONS = tuple(name for name, form in FORMS.items() if form.transform == "compile")
+# compiled through AOTAutograd: every torch.compile backend but dynamo's own `eager`
+AOT_EXECUTIONS = tuple(name for name in COMPILED_EXECUTIONS if FORMS[name].backend != "eager")
 # Function transforms for tensor programs, not for NumPy, Python values, the copy protocols or autograd state
 # changes: they apply only to the entries that name them in `applies.executions` (specs/compiled.yaml).
 NAMED_ONLY_EXECUTIONS = ("functionalize", "export")

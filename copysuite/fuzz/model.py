@@ -19,6 +19,7 @@ import torch
 from copysuite.fuzz.record import RECORDS
 from copysuite.fuzz.signature import kind
 from copysuite.fuzz.vocabulary import OUT_FORMS
+from copysuite.strategies.space import AOT_EXECUTIONS
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,6 @@ class Rule:
     def allows(self, field: str, eager, other, run) -> bool:
         return RULE_TESTS[self.name](field, eager, other, run)
 
-
-AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
 
 RULES = (
     Rule("both_raise", "when eager raises, the execution must raise too, but may re-raise it as a class of its "
@@ -101,7 +100,7 @@ RULE_TESTS = {
     "outputs_are_siblings": lambda field, eager, other, run: _siblings(field, eager, other, run),
     "offset_in_fresh_storage": lambda field, eager, other, run: _fresh_offset(field, run),
     "as_strided_view_chain_banned": lambda field, eager, other, run: (
-        field == "call||raises" and eager is None and run.execution in AOT
+        field == "call||raises" and eager is None and run.execution in AOT_EXECUTIONS
         and "as_strided() is non-compositional" in (run.other.error or "")),
     "alias_regenerated_detached": lambda field, eager, other, run: _detached_alias(field, run),
     "functionalize_resize_of_view": lambda field, eager, other, run: (
@@ -127,7 +126,7 @@ def _both_raise(field: str, eager, other, run) -> bool:
 
 def _intermediate_view(field: str, run) -> bool:
     section, subject, attribute = field.split("|")
-    if section != "out" or attribute not in ("is_view", "view_of") or run.execution not in AOT:
+    if section != "out" or attribute not in ("is_view", "view_of") or run.execution not in AOT_EXECUTIONS:
         return False
     whose = str(run.eager.signature.get(f"out|{subject}|view_of"))
     # "base of out:X": the base it shares with another output, which no input is (inputs are named first)
@@ -144,14 +143,14 @@ def _unused_strides(field: str, eager, other, run) -> bool:
 
 
 def _no_derivative(field: str, eager, other, run) -> bool:
-    return (field == "call||raises" and eager is None and run.execution in AOT
+    return (field == "call||raises" and eager is None and run.execution in AOT_EXECUTIONS
             and run.eager.signature.get("backward||raises") is not None
             and "derivative for" in (run.other.error or "") and "not implemented" in (run.other.error or ""))
 
 
 def _siblings(field: str, eager, other, run) -> bool:
     section, subject, _ = field.split("|")
-    if section != "grad" or other is not None or eager is None or run.execution not in AOT:
+    if section != "grad" or other is not None or eager is None or run.execution not in AOT_EXECUTIONS:
         return False
     of, wrt = subject.split("~")
     return run.eager.signature.get(f"out|{of}|view_of") != f"out:{wrt}"
@@ -186,7 +185,7 @@ def _byte_offset(side, output: str):
 
 def _detached_alias(field: str, run) -> bool:
     section, subject, attribute = field.split("|")
-    if section != "out" or attribute not in ("is_view", "view_of") or run.execution not in AOT:
+    if section != "out" or attribute not in ("is_view", "view_of") or run.execution not in AOT_EXECUTIONS:
         return False
     sig = run.other.signature
     if sig.get(f"out|{subject}|is_view") is not False or sig.get(f"out|{subject}|requires_grad") is not False:

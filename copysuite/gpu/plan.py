@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from copysuite.strategies import space
+
 # a compiled cell on CUDA may compile Triton kernels for several minutes while 16 workers share the CPU
 TEST_TIMEOUT_S = 240
 # the whole run: what a GPU runner's job is sized for (docs/gpu.md)
@@ -25,10 +27,22 @@ class Step:
     floor_s: int         # the time kept for it while earlier steps run
 
 
-# (execution, floor in seconds), in the order they run: the floors follow how long each took on a GPU (the commit
+# execution -> floor in seconds, in the order they run: the floors follow how long each took on a GPU (the commit
 # that set them says), inductor's Triton compiles the longest
-EXECUTIONS = (("export", 20), ("functionalize", 20), ("compile.eager", 40), ("compile.aot_eager", 45),
-              ("compile.aot_eager.dynamic", 55), ("compile.inductor", 150), ("compile.inductor.dynamic", 150))
+FLOORS = {"export": 20, "functionalize": 20, "compile.eager": 40, "compile.aot_eager": 45,
+          "compile.aot_eager.dynamic": 55, "compile.inductor": 150, "compile.inductor.dynamic": 150}
+# an execution not measured yet runs last, where it also gets whatever time is left, with the floor of a compiled
+# execution without AOTAutograd
+DEFAULT_FLOOR_S = 40
+
+
+def floors(executions) -> tuple:
+    """(execution, floor) for every execution but eager (the first step, with the seed scenarios), in run order."""
+    return tuple([(e, floor) for e, floor in FLOORS.items() if e in executions] +
+                 [(e, DEFAULT_FLOOR_S) for e in executions if e not in FLOORS and e != "eager"])
+
+
+EXECUTIONS = floors(space.EXECUTIONS)
 
 
 def steps(workers: int) -> list[Step]:

@@ -24,11 +24,14 @@ import yaml
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
 
+from copysuite.strategies.space import EXECUTIONS
+
 _PACKAGE = Path(__file__).resolve().parents[1]
 # an installed package carries the specs (and so the registry) inside it; a checkout has them beside the package
 SPEC_DIR = _PACKAGE / "bundled_specs" if (_PACKAGE / "bundled_specs").is_dir() else _PACKAGE.parent / "specs"
 KNOWN_DIR = SPEC_DIR / "known"
 SCHEMA = json.loads((KNOWN_DIR / "schema.json").read_text())
+SCHEMA["$defs"]["executions"]["items"]["enum"] = list(EXECUTIONS)   # the one list of executions
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DRAFT = re.compile(r"docs/upstream-reports/[a-z0-9_]+\.py")

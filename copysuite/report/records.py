@@ -16,9 +16,7 @@ from copysuite.known import registry
 from copysuite.report import output
 from copysuite.spec.declared import transitions
 from copysuite.spec.load import load_specs
-
-ALL_AOT = ("compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic")
-
+from copysuite.strategies.space import AOT_EXECUTIONS, COMPILED_EXECUTIONS
 
 def uses(entries) -> dict:
     """record name -> [(entry id, the expectations it breaks there, executions, devices, torch range)]."""
@@ -31,9 +29,9 @@ def uses(entries) -> dict:
 
 def executions_text(executions) -> str:
     ex = tuple(executions)
-    if set(ex) == {"compile.eager", *ALL_AOT}:
+    if set(ex) == set(COMPILED_EXECUTIONS):
         return "compiled (every backend)"
-    if set(ex) == set(ALL_AOT):
+    if set(ex) == set(AOT_EXECUTIONS):
         return "compiled through AOTAutograd (aot_eager, inductor)"
     return ", ".join(ex)
 

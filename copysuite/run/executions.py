@@ -41,7 +41,7 @@ from packaging.specifiers import SpecifierSet
 from copysuite.plan import bind
 from copysuite.run import history
 from copysuite.spec import programs
-from copysuite.strategies.space import BACKEND_DEVICES, EXECUTIONS, dtype_class
+from copysuite.strategies.space import BACKEND_DEVICES, FORMS, dtype_class
 
 # dynamo recompiles a function whose guards fail; past its limit (8 per function) it would silently run the frame
 # eagerly, or fail it under fullgraph, and an accumulated limit counts a whole process's recompiles on some releases
@@ -52,10 +52,11 @@ STATS: dict = {}   # (entry id, execution) -> {"calls", "compiles", "graph_break
 
 @dataclass(frozen=True)
 class Executor:
+    """An execution's code; what it is (`transform`, `backend`, `dynamic`) is its copysuite.strategies.space.Form."""
     name: str
-    transform: str | None = None  # None: the program as written; "compile", "functionalize" or "export"
-    backend: str | None = None    # torch.compile's backend
-    dynamic: bool = False         # torch.compile(dynamic=True): shapes are symbolic from the first compile
+    transform: str | None = None
+    backend: str | None = None
+    dynamic: bool = False
 
     @property
     def compiled(self) -> bool:
@@ -201,17 +202,7 @@ def counted(entry_id: str, execution: str, properties: list):
             properties.append(("compile", {**delta, "compile_seconds": round(delta["compile_seconds"], 3)}))
 
 
-EXECUTORS = {
-    "eager": Executor("eager"),
-    "compile.eager": Executor("compile.eager", "compile", backend="eager"),
-    "compile.aot_eager": Executor("compile.aot_eager", "compile", backend="aot_eager"),
-    "compile.aot_eager.dynamic": Executor("compile.aot_eager.dynamic", "compile", backend="aot_eager", dynamic=True),
-    "compile.inductor": Executor("compile.inductor", "compile", backend="inductor"),
-    "compile.inductor.dynamic": Executor("compile.inductor.dynamic", "compile", backend="inductor", dynamic=True),
-    "functionalize": Executor("functionalize", "functionalize"),
-    "export": Executor("export", "export"),
-}
-assert tuple(EXECUTORS) == EXECUTIONS
+EXECUTORS = {name: Executor(name, *form) for name, form in FORMS.items()}
 
 
 @functools.lru_cache(maxsize=None)

@@ -12,7 +12,7 @@ from packaging.version import Version
 
 from copysuite.spec import expectations
 from copysuite.spec.expectations import KNOWN_RELEASES, Choice
-from copysuite.strategies.space import BACKEND_DEVICES, EXECUTIONS
+from copysuite.strategies.space import AOT_EXECUTIONS, BACKEND_DEVICES, COMPILED_EXECUTIONS, EXECUTIONS
 
 
 def summarize(entries) -> dict:
@@ -100,15 +100,12 @@ def backend_device_changes() -> list[tuple]:
     return items
 
 
-AOT_EXECUTIONS = {"compile.aot_eager", "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic"}
-
-
 def executions_text(d) -> str:
     """Where a divergence shows, in words: `compiled (every backend)`, `compiled through AOTAutograd`, or the list;
     and the devices when not all."""
     ex = set(d["executions"])
-    text = ("compiled (every backend)" if ex == AOT_EXECUTIONS | {"compile.eager"} else
-            "compiled through AOTAutograd (aot_eager, inductor)" if ex == AOT_EXECUTIONS else
+    text = ("compiled (every backend)" if ex == set(COMPILED_EXECUTIONS) else
+            "compiled through AOTAutograd (aot_eager, inductor)" if ex == set(AOT_EXECUTIONS) else
             "under " + ", ".join(d["executions"]))
     devices = d.get("devices")
     return text + (f", on {', '.join(devices)}" if devices and len(devices) < 4 else "")

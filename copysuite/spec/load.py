@@ -29,6 +29,7 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 # an installed package carries the specs inside it (pyproject.toml); a checkout has them beside the package
 SPEC_DIR = _PACKAGE / "bundled_specs" if (_PACKAGE / "bundled_specs").is_dir() else _PACKAGE.parent / "specs"
 SPEC_SCHEMA = json.loads((SPEC_DIR / "schema.json").read_text())
+SPEC_SCHEMA["$defs"]["executions"]["items"]["enum"] = list(EXECUTIONS)   # the one list of executions
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it: same documents, faster
 VALIDATOR = jsonschema.Draft202012Validator(SPEC_SCHEMA)
 SPEC_CODE = "<spec "  # code objects compiled from a spec are named "<spec FILE: ENTRY>" (the fault audit reads it)
@@ -169,6 +170,7 @@ def _entry(raw, defaults, file, checks, records) -> Entry:
     applies = _applies({**DEFAULT_APPLIES, **defaults.get("applies", {}), **raw.get("applies", {})}, file, eid, stated)
     expect = {}
     for key, value in {**defaults.get("expect", {}), **raw.get("expect", {})}.items():
+        _check_name(key, checks, file, eid)
         try:
             expect[key] = expectations.parse(value)
         except ExpectationError as exc:
@@ -208,6 +210,15 @@ def _applies(a, file, eid, stated=False) -> Applies:
     return Applies(tuple(a["dtypes"]), tuple(a["kinds"]), tuple(a["placements"]), tuple(a["modes"]),
                    tuple(a["devices"]), tuple(a["bits"]), tuple(a["ndim"]), a["nonempty"], a["torch"],
                    tuple(a["needs"]), requires, tuple(a["executions"]), stated)
+
+
+def _check_name(key, checks, file, eid):
+    """The key names a registered check: the registry is the one list of them (the schema knows only the shape of a
+    key, since loading it would import torch; a load without `checks`, for the report tools, checks no names)."""
+    name = split_key(key)[0]
+    if checks is not None and name not in checks:
+        raise SpecError(file, eid, f"expect.{key}", f"unknown check {name!r} (the checks: {', '.join(sorted(checks))};"
+                        f" `python -m copysuite checks` says what each observes)")
 
 
 def _check_key(key, node, program, checks, file, eid):
@@ -280,7 +291,7 @@ def _schema_check(doc, file, text):
     key = ".".join(str(p) for p in (path[2:] if entry else path))
     message = err.message
     if "propertyNames" in err.schema_path and "expect" in err.schema_path:
-        message = f"unknown check {err.instance!r} (see specs/schema.json for the known ones)"
+        message = f"{err.instance!r} is not a check's name, optionally with the judged input in brackets"
     elif "propertyNames" in err.schema_path:
         message = f"{err.instance!r} cannot name an input (a Python name)"
     elif err.validator == "additionalProperties":

@@ -261,3 +261,14 @@ def test_without_the_guard_latency_probe_guards_still_decide_recompiles():
     assert executors.STATS[("selftest.guards", COMPILED)]["compiles"] == 2
     guards = importlib.import_module("torch._dynamo.guards")
     assert getattr(guards, "profile_guard_manager", executors.no_guard_latency) is executors.no_guard_latency
+
+
+def test_the_guide_says_what_every_execution_is():
+    """docs/using.md's table of executions is where a reader learns what each name runs: it names them all."""
+    from pathlib import Path
+
+    from copysuite.strategies.space import EXECUTIONS
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "using.md").read_text()
+    table = text.split("| execution | what runs |", 1)[1].split("\n\n", 1)[0]
+    assert [e for e in EXECUTIONS if f"`{e}`" not in table] == []

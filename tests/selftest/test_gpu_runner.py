@@ -18,12 +18,19 @@ def test_the_dry_run_plans_every_execution_and_refuses_without_a_cuda_device():
     planned = [line.split()[0] for line in proc.stdout.splitlines() if line.startswith("  ")]
     assert planned == ["eager", "bench", *(e for e, _ in plan.EXECUTIONS)], proc.stdout
     assert set(planned) >= set(EXECUTIONS), "an execution of the suite is missing from the GPU run"
+    assert len(planned) == len(set(planned)), proc.stdout
     import torch
     if torch.cuda.is_available():
         assert proc.returncode == 0 and "dry run: would run on" in proc.stdout, proc.stdout + proc.stderr
     else:
         assert proc.returncode == runner.NO_CUDA_EXIT, proc.stdout + proc.stderr
         assert "no CUDA device" in proc.stderr and "nothing run" in proc.stderr
+
+
+def test_an_execution_the_plan_does_not_name_runs_last_with_the_default_floor():
+    planned = plan.floors((*EXECUTIONS, "compile.new"))
+    assert planned == (*plan.EXECUTIONS, ("compile.new", plan.DEFAULT_FLOOR_S))
+    assert plan.EXECUTIONS[:len(plan.FLOORS)] == tuple(plan.FLOORS.items()), "the measured ones first, in order"
 
 
 def test_steps_picks_some_steps_in_the_plans_order_and_refuses_an_unknown_name():

@@ -8,6 +8,7 @@ import pytest
 from copysuite.known import registry
 from copysuite.known.registry import RegistryError
 from copysuite.spec.load import load_specs
+from copysuite.strategies.space import EXECUTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = """bug:
@@ -31,6 +32,8 @@ MALFORMED = {
     "by_design_from_a_draft": (GOOD.replace("https://github.com/pytorch/pytorch/issues/1",
                                             "docs/upstream-reports/some_draft.py") + "  by_design: true\n", "bug",
                                "needs documentation or a maintainer's decision"),
+    "unknown_execution": (GOOD.replace("[compile.aot_eager]", "[compile.warp]"), "bug",
+                          f"'compile.warp' is not one of {list(EXECUTIONS)}"),
     "surface_cell_not_a_surface_id": (GOOD + "  surface: [{cells: [clone], clause: no_shared_memory}]\n", "bug",
                                       "does not match"),
 }

@@ -4,6 +4,7 @@ run's sidecar, a second regeneration replacing the release's folder instead of m
 scheduled workflow assembled into one folder per release."""
 import gzip
 import json
+import os
 import subprocess
 import sys
 
@@ -85,13 +86,23 @@ def test_the_regeneration_imports_no_torch():
     assert subprocess.run([sys.executable, "-c", code], cwd=regenerate.ROOT).returncode == 0
 
 
-def test_the_scheduled_workflow_runs_every_release_under_every_execution():
-    """.github/workflows/matrix.yml names its jobs' releases and executions itself: they must stay tox's label `full`
-    and every execution, or the workflow's page would lack columns without saying so."""
+def test_the_scheduled_workflow_runs_every_release_under_every_execution(tmp_path):
+    """.github/workflows/matrix.yml names its jobs' releases itself: they must stay tox's label `full`, or the
+    workflow's page would lack columns without saying so. Its executions are a job's output, which its command reads
+    from copysuite.strategies.space.EXECUTIONS: the command, run here as the workflow runs it, must give them all."""
     import yaml
     from copysuite.strategies.space import EXECUTIONS
 
     workflow = yaml.safe_load((regenerate.ROOT / ".github" / "workflows" / "matrix.yml").read_text())
     axes = workflow["jobs"]["cpu"]["strategy"]["matrix"]
     assert axes["env"] == regenerate.full_label(regenerate.ROOT / "tox.ini")
-    assert tuple(axes["execution"]) == EXECUTIONS
+    assert axes["execution"] == "${{ fromJSON(needs.executions.outputs.names) }}"
+    read = next(s for s in workflow["jobs"]["executions"]["steps"] if s.get("id") == "read")
+    output = tmp_path / "github_output"
+    python = tmp_path / "bin"
+    python.mkdir()
+    (python / "python3").symlink_to(sys.executable)   # the workflow's python3 is any Python: space.py needs none
+    subprocess.run(["bash", "-c", read["run"]], cwd=regenerate.ROOT, check=True,
+                   env={**os.environ, "GITHUB_OUTPUT": str(output), "PATH": f"{python}:{os.environ['PATH']}"})
+    name, _, value = output.read_text().strip().partition("=")
+    assert name == "names" and tuple(json.loads(value)) == EXECUTIONS

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from copysuite.judge.checks.base import BOOLEAN, REGISTRY, Check, Observed, symbols_only, text
+from copysuite.judge.checks.base import BOOLEAN, REGISTRY, Check, Observed, says, symbols_only, text
 from copysuite.run.storage import untyped_storage
 from copysuite.strategies.cases import contiguous_strides
 
@@ -36,6 +36,7 @@ def _strides(r):
     return normalized_strides(tuple(r.shape), tuple(r.stride()))
 
 
+@says("an integer, `null`")
 def _index(value):
     return None if value is None or type(value) is int else f"takes a device index (an integer) or null, got {value!r}"
 
@@ -50,23 +51,36 @@ STRIDE_SYMBOLS = {
     "channels_last_3d": lambda run: normalized_strides(run.result.shape,
                                                       channels_last_3d_strides(tuple(run.result.shape))),
 }
-ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, doc
-    ("dtype", _dtype_name, text, "The result's dtype (name; for ndarrays, numpy's name)."),
-    ("shape", lambda r: tuple(r.shape), symbols_only, "The result's shape."),
-    ("device", lambda r: "cpu" if isinstance(r, np.ndarray) else r.device.type, text, "The result's device type."),
-    ("layout", lambda r: str(r.layout).replace("torch.", ""), text, "The result's layout."),
-    ("strides", _strides, symbols_only, "The result's strides, in elements (blank where they address nothing)."),
-    ("is_conj", lambda r: bool(r.is_conj()), BOOLEAN, "The result carries the lazy conjugate bit."),
-    ("is_neg", lambda r: bool(r.is_neg()), BOOLEAN, "The result carries the lazy negative bit."),
-    ("is_pinned", lambda r: bool(r.is_pinned()), BOOLEAN, "The result lives in page-locked (pinned) host memory."),
+ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, doc, examples (base.Check.examples)
+    ("dtype", _dtype_name, text, "The result's dtype (name; for ndarrays, numpy's name).",
+     (("source.double()", "float64"), ("source.clone()", "float32"))),
+    ("shape", lambda r: tuple(r.shape), symbols_only, "The result's shape.",
+     (("source.t()", (3, 2)), ("source.clone()", "same"))),
+    ("device", lambda r: "cpu" if isinstance(r, np.ndarray) else r.device.type, text, "The result's device type.",
+     (("source.clone()", "cpu"), ("source.to('meta')", "meta"))),
+    ("layout", lambda r: str(r.layout).replace("torch.", ""), text,
+     "The result's layout: torch.layout's name (`strided`, `sparse_coo`, ...), not the placement of an input.",
+     (("source.clone()", "strided"), ("source.detach().to_sparse()", "sparse_coo"))),
+    ("strides", _strides, symbols_only, "The result's strides, in elements (blank where they address nothing).",
+     (("source.t()", (1, 3)), ("source.clone()", (3, 1)), ("source.clone()", "contiguous"))),
+    ("is_conj", lambda r: bool(r.is_conj()), BOOLEAN, "The result carries the lazy conjugate bit.",
+     (("source.cfloat().conj()", True), ("source.cfloat()", False))),
+    ("is_neg", lambda r: bool(r.is_neg()), BOOLEAN, "The result carries the lazy negative bit.",
+     (("source.cfloat().conj().imag", True), ("source.cfloat().imag", False))),
+    ("is_pinned", lambda r: bool(r.is_pinned()), BOOLEAN, "The result lives in page-locked (pinned) host memory.",
+     (("source.clone()", False),)),   # pinning needs an accelerator
     ("storage_nbytes", lambda r: untyped_storage(r).nbytes(), symbols_only,
-     "The size in bytes of the whole storage the result lives in (a view's is its base's, not its own elements')."),
+     "The size in bytes of the whole storage the result lives in (a view's is its base's, not its own elements').",
+     (("source.detach()[1:, 1:]", 24), ("source[1:, 1:].clone()", 8))),
     ("is_inference", lambda r: bool(r.is_inference()), BOOLEAN,
-     "The result is an inference tensor (made in inference mode, or a view of one)."),
+     "The result is an inference tensor (made in inference mode, or a view of one).",
+     (("torch.inference_mode()(torch.clone)(source)", True), ("source.clone()", False))),
     ("is_shared", lambda r: bool(r.is_shared()), BOOLEAN,
-     "The result's storage is in shared memory (always, on CUDA)."),
+     "The result's storage is in shared memory (always, on CUDA).",
+     (("source.detach().clone().share_memory_()", True), ("source.clone()", False))),
     ("device_index", lambda r: None if isinstance(r, np.ndarray) else r.device.index, _index,
-     "The index of the result's device (`cuda:1` has 1; null for a device without one, such as cpu)."),
+     "The index of the result's device (`cuda:1` has 1; null for a device without one, such as cpu).",
+     (("source.clone()", None),)),   # an index needs an accelerator
 )
 
 
@@ -74,7 +88,7 @@ def _reader(get):
     return lambda run: Observed(get(run.result))
 
 
-for _name, _get, _accepts, _doc in ATTRIBUTES:
+for _name, _get, _accepts, _doc, _examples in ATTRIBUTES:
     _symbols = {"same": (lambda run, _get=_get: _get(run.subject)), **(STRIDE_SYMBOLS if _name == "strides" else {})}
     REGISTRY[_name] = Check(name=_name, doc=_doc, observe=_reader(_get), accepts=_accepts, symbols=_symbols,
-                            judges_variables=True)
+                            judges_variables=True, examples=_examples)

@@ -35,7 +35,7 @@ def _grad_reaches(expected, observed) -> bool:
     return observed in ("ones", "partial") if expected == "reaches" else expected == observed
 
 
-@check("autograd_view", accepts=BOOLEAN)
+@check("autograd_view", accepts=BOOLEAN, examples=(("source.view(6)", True), ("source.detach()", False)))
 def autograd_view(run):
     """Autograd records the result as a view of the input (`result._base` is the input or the input's base)."""
     r, src = run.result, run.subject
@@ -48,7 +48,8 @@ def autograd_view(run):
     return Observed(ok, f"result._base is {'the input' + chr(39) + 's base' if ok else 'some other tensor'}")
 
 
-@check("backward_sees_write", accepts=BOOLEAN, kinds=GRAD_KINDS, needs_data=True, disturbs=True)
+@check("backward_sees_write", accepts=BOOLEAN, kinds=GRAD_KINDS, needs_data=True, disturbs=True,
+       examples=(("source.detach()", True), ("source.data", False)))
 def backward_sees_write(run):
     """After an in-place write to the result, backward through a graph that saved the input (built just before the
     write) raises the "modified by an inplace operation" error: autograd saw the write. Any other error is an
@@ -66,13 +67,13 @@ def backward_sees_write(run):
     return Observed(False, f"wrote {how}; backward ran without error")
 
 
-@check("requires_grad", accepts=BOOLEAN)
+@check("requires_grad", accepts=BOOLEAN, examples=(("source.clone()", True), ("source.detach()", False)))
 def requires_grad(run):
     """result.requires_grad."""
     return Observed(bool(getattr(run.result, "requires_grad", False)))
 
 
-@check("is_leaf", accepts=BOOLEAN)
+@check("is_leaf", accepts=BOOLEAN, examples=(("source.detach()", True), ("source.clone()", False)))
 def is_leaf(run):
     """result.is_leaf."""
     return Observed(run.result.is_leaf, f"grad_fn={run.result.grad_fn}")
@@ -84,20 +85,23 @@ COMPILED_GRAD_FN = ("a compiled graph's outputs have its own backward node (AOTA
 
 
 @check("grad_fn", accepts=text_or_null, symbols={"same": lambda run: _grad_fn_name(run.subject)},
-       eager_only=COMPILED_GRAD_FN)
+       eager_only=COMPILED_GRAD_FN, examples=(("source.clone()", "CloneBackward0"), ("source.detach()", None)))
 def grad_fn(run):
     """The name of result.grad_fn's node (null when it has none)."""
     return Observed(_grad_fn_name(run.result))
 
 
-@check("retains_grad", accepts=BOOLEAN)
+@check("retains_grad", accepts=BOOLEAN, examples=(
+    ("result = source * 2\nresult.retain_grad()\nresult = result", True), ("source.clone()", False)))
 def retains_grad(run):
     """result.retains_grad: backward will populate .grad on this (non-leaf) tensor."""
     return Observed(bool(getattr(run.result, "retains_grad", False)))
 
 
 @check("grad_to_source", accepts=one_of("none", "ones", "partial", "reaches"), agrees=_grad_reaches,
-       kinds=GRAD_KINDS, needs_data=True, disturbs=True)
+       kinds=GRAD_KINDS, needs_data=True, disturbs=True,
+       examples=(("source.clone()", "ones"), ("source[0]", "partial"), ("source.detach()", "none"),
+                 ("source[0]", "reaches")))
 def grad_to_source(run):
     """Backpropagating ones from the result reaches the input: none, ones (identity-like), or partial (some
     elements, or some more than once). A spec may say `reaches` for "ones or partial"."""
@@ -114,7 +118,7 @@ def grad_to_source(run):
 
 
 @check("grad_accumulates", accepts=one_of("accumulates", "none", "overwrites"), kinds=LEAF_GRAD_KINDS,
-       needs_data=True, disturbs=True)
+       needs_data=True, disturbs=True, examples=(("source.clone()", "accumulates"), ("source.detach()", "none")))
 def grad_accumulates(run):
     """Two backward calls through the result add their gradients into the input's .grad."""
     r = run.result

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import json
 import operator
 import re
 from dataclasses import dataclass, field
@@ -38,11 +39,21 @@ class Check:
     disturbs: bool = False                  # writes into the result or runs backward: the run is spent after it
     eager_only: str | None = None           # why only eager can answer it (evidence): not planned compiled
     judges_variables: bool = False          # can judge a variable the program assigns, as the program left it
+    # ((code, value), ...): what the check observes when `code` (a call, or a program ending `result = ...`) runs
+    # eagerly on the self-tests' input (tests/selftest/cases.py: a 2x3 float32 leaf that requires grad, values 0 ...
+    # 5), a value as a spec writes it; at least two different observations (tests/selftest/test_checks.py)
+    examples: tuple = ()
 
     def literal_problem(self, value) -> str | None:
         if isinstance(value, str) and value in self.symbols:
             return None
         return self.accepts(value)
+
+    @property
+    def values(self) -> str:
+        """What a spec may write, in words: the plain values, then the symbols."""
+        symbols = ", ".join(f"`{name}`" for name in self.symbols)
+        return "; ".join(filter(None, (self.accepts.says, symbols and f"symbols: {symbols}")))
 
     def expected_value(self, expected, run):
         """The value a spec's expectation stands for in this run (`same` is the input's own value)."""
@@ -62,8 +73,17 @@ def check(name, *, accepts, **kw):
     return register
 
 
-# ---- what a spec may write ----------------------------------------------------------------------------------------
+# ---- what a spec may write: each `accepts` says it in words (`says`), for `python -m copysuite checks` -------------
+def says(words):
+    """Decorator: `words` describe the plain values an `accepts` function allows."""
+    def describe(accepts):
+        accepts.says = words
+        return accepts
+    return describe
+
+
 def one_of(*allowed):
+    @says(", ".join(f"`{v if isinstance(v, str) else json.dumps(v)}`" for v in allowed))   # as YAML writes them
     def accepts(value):
         return None if value in allowed else f"takes one of {list(allowed)}, got {value!r}"
     return accepts
@@ -72,14 +92,17 @@ def one_of(*allowed):
 BOOLEAN = one_of(True, False)
 
 
+@says("a name, `null`")
 def text_or_null(value):
     return None if value is None or isinstance(value, str) else f"takes a name or null, got {value!r}"
 
 
+@says("a name")
 def text(value):
     return None if isinstance(value, str) else f"takes a name, got {value!r}"
 
 
+@says("")
 def symbols_only(value):
     return f"takes only a symbolic value here, got {value!r}"
 
@@ -99,6 +122,7 @@ def error_class(name: str):
 
 def error_spec(base):
     """null, or {type: a builtin subclass of base (or `pickle.UnpicklingError`), match: a regular expression}."""
+    @says("`null`, `{type, match}`")
     def accepts(value):
         if value is None:
             return None

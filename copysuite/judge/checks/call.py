@@ -27,9 +27,11 @@ def users_error(exc):
 
 
 @check("raises", accepts=error_spec(BaseException), agrees=error_matches, about_call=True,
-       judges_failing_calls=True)
+       judges_failing_calls=True, examples=(("source.numpy()", {"type": "RuntimeError", "match": "requires grad"}),
+                                            ("source.clone()", None)))
 def raises(run):
-    """The call raises this exception (type and message pattern), or nothing (null)."""
+    """The call raises this exception, a builtin class or `pickle.UnpicklingError` (torch.load's refusal: the one class
+    of a module a spec may name), with a message that matches the regular expression `match`; or nothing (null)."""
     if run.raised is None:
         return Observed(run.error)
     return Observed(*users_error(run.raised))
@@ -40,7 +42,10 @@ COMPILED_WARNINGS = ("a compiled function emits its program's warnings when dyna
                      "(https://github.com/pytorch/pytorch/issues/128427)")
 
 
-@check("warns", accepts=error_spec(Warning), agrees=error_matches, about_call=True, eager_only=COMPILED_WARNINGS)
+@check("warns", accepts=error_spec(Warning), agrees=error_matches, about_call=True, eager_only=COMPILED_WARNINGS,
+       examples=(("torch.tensor(source)", {"type": "UserWarning", "match": "copy construct"}),
+                 ("source.clone()", None)))
 def warns(run):
-    """The call emits a warning of this type whose message matches (null: it emits none)."""
+    """The call emits a warning of this type whose message matches (null: it emits none). Every warning counts, and
+    torch's once-per-process ones (TypedStorage's deprecation) are re-armed before each call."""
     return Observed(run.warnings)

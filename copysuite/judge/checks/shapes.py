@@ -35,7 +35,8 @@ def view_compatible(shape, stride, new_shape) -> bool:
     return ends <= new_ends
 
 
-@check("view_or_contiguous_copy", accepts=one_of(True))
+@check("view_or_contiguous_copy", accepts=one_of(True), examples=(
+    ("source.reshape(3, 2)", True), ("source.reshape(3, 2).clone()", False)))   # viewable, yet a copy
 def view_or_contiguous_copy(run):
     """The result shares the input's storage exactly when Tensor.view's documented condition (`view_compatible`) lets
     the input's sizes and strides (before the call) be viewed as the result's shape; otherwise it is a copy with
