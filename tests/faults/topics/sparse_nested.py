@@ -1,5 +1,6 @@
-"""Faults in the promises of specs/sparse_nested.yaml: sparse COO and nested tensors. Each breaks one promise the way a
-regression in torch would."""
+"""Faults in the promises of specs/sparse_nested.yaml: sparse COO and nested tensors, and the sparse layouts' release
+history. Each breaks one promise the way a regression in torch would; a history fault takes torch to the other side
+of one version gate."""
 from __future__ import annotations
 
 import inspect
