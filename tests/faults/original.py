@@ -185,3 +185,13 @@ to_dlpack = torch.utils.dlpack.to_dlpack
 module_zero_grad = Module.zero_grad
 optimizer_load_state_dict = torch.optim.Optimizer.load_state_dict
 copy_deepcopy = copy.deepcopy
+# sparse history
+to_sparse_csr = T.to_sparse_csr
+to_sparse_csc = T.to_sparse_csc
+to_sparse_bsr = T.to_sparse_bsr
+to_sparse_bsc = T.to_sparse_bsc
+to_dense = T.to_dense
+coalesced_ = T._coalesced_
+sparse_coo_tensor = torch.sparse_coo_tensor
+validate_loaded_sparse = getattr(torch._utils, "_validate_loaded_sparse_tensors", None)
+check_sparse_tensor_invariants = getattr(torch.sparse, "check_sparse_tensor_invariants", None)
