@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from copysuite.fuzz.vocabulary import AFTER_WRITES, BETWEEN_WRITES, BY_NAME, OPS
+from copysuite.fuzz import shape_ops
+from copysuite.fuzz.vocabulary import AFTER_WRITES, BETWEEN_WRITES, OPS
 from copysuite.strategies.cases import geometry
 from copysuite.strategies.space import GRAD_KINDS, affected_dims, kind_fits, placement_fits
 
@@ -77,7 +78,7 @@ class Statement:
     args: tuple
 
     def lines(self) -> list[str]:
-        return BY_NAME[self.op].render(self.out, self.args)
+        return shape_ops.BY_NAME[self.op].render(self.out, self.args)
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,8 @@ class Program:
 
     def input_lines(self) -> list[str]:
         lines = [line for i in self.inputs for line in i.lines()]
-        return ([SUBCLASS_IMPORT] if any("TwoTensor(" in line for line in lines) else []) + lines
+        return ([SUBCLASS_IMPORT] if any("TwoTensor(" in line for line in lines) else []) + \
+            shape_ops.prelude(self.ops) + lines
 
     def lines(self) -> list[str]:
         return [line for s in self.statements for line in s.lines()]
@@ -200,11 +202,20 @@ def inputs(draw, index: int, earlier: tuple):
 
 
 # the shapes drawn by default; `forward` joins them where COPYSUITE_FUZZ_SHAPES names it (a comma-separated list),
-# until the records know what it meets first (functionalize refusing to replay an input's resize under forward AD)
-ALL_SHAPES = ("between", "after", "forward")
+# until the records know what it meets first (functionalize refusing to replay an input's resize under forward AD);
+# so do the shapes of ops beside the vocabulary (copysuite.fuzz.shape_ops: custom_op, foreach, consumers), which
+# would change every fixed seed's programs
+ALL_SHAPES = ("between", "after", "forward", *shape_ops.OPS)
 SHAPES = tuple(filter(None, os.environ.get("COPYSUITE_FUZZ_SHAPES", "between,after").replace(" ", "").split(",")))
 if set(SHAPES) - set(ALL_SHAPES):
     raise ValueError(f"COPYSUITE_FUZZ_SHAPES: {sorted(set(SHAPES) - set(ALL_SHAPES))} not among {ALL_SHAPES}")
+
+
+def op_kinds(shapes: tuple) -> dict:
+    """{operator class: the strategy of its ops}: the vocabulary's classes, then one class per op shape in `shapes`
+    (each drawn as often as a class of the vocabulary); without them, the draws of every seed are as before."""
+    extra = {shape: st.sampled_from(shape_ops.OPS[shape]) for shape in shape_ops.OPS if shape in shapes}
+    return {**_OPS_OF, **extra}
 
 
 @st.composite
@@ -218,8 +229,9 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple |
         given.append(draw(inputs(index, tuple(i.name for i in given))))
     names = [i.name for i in given]
     statements = []
+    kinds = op_kinds(shapes)
     for k in range(draw(st.integers(1, max_statements))):
-        op = draw(_OPS_OF[draw(st.sampled_from(_OP_KINDS))])
+        op = draw(kinds[draw(st.sampled_from(tuple(kinds)))])
         args = tuple(draw(st.sampled_from(names[::-1])) for _ in range(op.arity))   # the newest first
         statements.append(Statement(f"t{k + 1}", op.name, args))
         names.append(f"t{k + 1}")
