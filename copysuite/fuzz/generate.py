@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from copysuite.fuzz import shape_ops
+from copysuite.fuzz import shape_ops, state
 from copysuite.fuzz.vocabulary import AFTER_WRITES, BETWEEN_WRITES, OPS
 from copysuite.strategies.cases import geometry
 from copysuite.strategies.space import GRAD_KINDS, affected_dims, kind_fits, placement_fits
@@ -90,14 +90,21 @@ class Program:
     between: tuple = ()   # (form of vocabulary.BETWEEN_WRITES, input): called, that runs, called again
     after: tuple = ()     # (form of vocabulary.AFTER_WRITES, input): written after the call, before backward
     forward: bool = False  # also called with its floating inputs made dual tensors (forward-mode AD)
+    state: bool = False    # run as the forward of a module holding a parameter and buffers (copysuite.fuzz.state)
 
     @property
-    def input_names(self) -> tuple:
+    def arg_names(self) -> tuple:
+        """What the program is called with."""
         return tuple(i.name for i in self.inputs)
 
     @property
+    def input_names(self) -> tuple:
+        """What is observed as an input of the call: the arguments, then the module's state."""
+        return self.arg_names + (state.NAMES if self.state else ())
+
+    @property
     def leaves(self) -> tuple:
-        return tuple(i.leaf for i in self.inputs if i.leaf)
+        return tuple(i.leaf for i in self.inputs if i.leaf) + ((state.LEAF,) if self.state else ())
 
     @property
     def ops(self) -> tuple:
@@ -111,7 +118,7 @@ class Program:
     def input_lines(self) -> list[str]:
         lines = [line for i in self.inputs for line in i.lines()]
         return ([SUBCLASS_IMPORT] if any("TwoTensor(" in line for line in lines) else []) + \
-            shape_ops.prelude(self.ops) + lines
+            shape_ops.prelude(self.ops) + lines + (state.INPUT_LINES if self.state else [])
 
     def lines(self) -> list[str]:
         return [line for s in self.statements for line in s.lines()]
@@ -159,7 +166,9 @@ class Program:
             else []
         shapes += ["# also called with its floating inputs dual (forward-mode AD), tangents compared"] if self.forward \
             else []
-        return "\n".join(self.input_lines() + mode + shapes + [f"def program({', '.join(self.input_names)}):",
+        shapes += [f"# runs as the forward of a module holding {', '.join(state.NAMES)} (self.NAME)"] if self.state \
+            else []
+        return "\n".join(self.input_lines() + mode + shapes + [f"def program({', '.join(self.arg_names)}):",
                                                               *body])
 
     def without_statement(self, index: int) -> Program | None:
@@ -203,9 +212,9 @@ def inputs(draw, index: int, earlier: tuple):
 
 # the shapes drawn by default; `forward` joins them where COPYSUITE_FUZZ_SHAPES names it (a comma-separated list),
 # until the records know what it meets first (functionalize refusing to replay an input's resize under forward AD);
-# so do the shapes of ops beside the vocabulary (copysuite.fuzz.shape_ops: custom_op, foreach, consumers), which
-# would change every fixed seed's programs
-ALL_SHAPES = ("between", "after", "forward", *shape_ops.OPS)
+# so do `module` (copysuite.fuzz.state) and the shapes of ops beside the vocabulary (copysuite.fuzz.shape_ops:
+# custom_op, foreach, consumers), which would change every fixed seed's programs
+ALL_SHAPES = ("between", "after", "forward", "module", *shape_ops.OPS)
 SHAPES = tuple(filter(None, os.environ.get("COPYSUITE_FUZZ_SHAPES", "between,after").replace(" ", "").split(",")))
 if set(SHAPES) - set(ALL_SHAPES):
     raise ValueError(f"COPYSUITE_FUZZ_SHAPES: {sorted(set(SHAPES) - set(ALL_SHAPES))} not among {ALL_SHAPES}")
@@ -228,6 +237,8 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple |
     for index in range(draw(st.integers(1, max_inputs))):
         given.append(draw(inputs(index, tuple(i.name for i in given))))
     names = [i.name for i in given]
+    module = "module" in shapes and draw(st.booleans())
+    names += list(state.NAMES) if module else []
     statements = []
     kinds = op_kinds(shapes)
     for k in range(draw(st.integers(1, max_statements))):
@@ -248,4 +259,4 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple |
     after = (after, draw(st.sampled_from(graded))) if after else ()
     dual = any(i.alias is None and i.dtype in DUAL_DTYPES for i in given)
     forward = dual and "forward" in shapes and draw(st.sampled_from((False, False, True)))
-    return Program(tuple(given), tuple(statements), returns, mode, between, after, forward)
+    return Program(tuple(given), tuple(statements), returns, mode, between, after, forward, module)
