@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from copysuite.fuzz import shape_ops, state
+from copysuite.fuzz import shape_ops, state, subclasses
 from copysuite.fuzz.vocabulary import AFTER_WRITES, BETWEEN_WRITES, OPS
 from copysuite.strategies.cases import geometry
 from copysuite.strategies.space import GRAD_KINDS, affected_dims, kind_fits, placement_fits
@@ -24,7 +24,6 @@ KINDS = ("plain", "leaf_requires_grad", "nonleaf", "parameter_frozen", "paramete
 PLACEMENTS = ("contiguous", "offset", "transposed", "strided", "expanded")
 ALIASES = ("{a}", "{a}[1:]", "{a}[:1]", "{a}.transpose(0, -1)", "{a}.detach()", "{a}.view(-1)", "{a}[...]",
            "TwoTensor({a}, {a})")   # a wrapper subclass holding the input twice (torch.testing._internal)
-SUBCLASS_IMPORT = "from torch.testing._internal.two_tensor import TwoTensor"
 MODES = ("enabled", "no_grad")
 DUAL_DTYPES = ("float32", "float64", "complex64")   # what forward-mode AD gives a tangent
 NAMES = "abc"
@@ -112,13 +111,14 @@ class Program:
 
     @property
     def wraps_subclass(self) -> bool:
-        """Whether an input is a wrapper subclass holding an earlier one (`TwoTensor(a, a)`)."""
-        return any(i.alias and "TwoTensor(" in i.alias for i in self.inputs)
+        """Whether an input is a wrapper subclass holding an earlier one (`TwoTensor(a, a)`; the `subclasses`
+        shape's, copysuite.fuzz.subclasses)."""
+        return any(subclasses.wraps(i.alias) for i in self.inputs)
 
     def input_lines(self) -> list[str]:
         lines = [line for i in self.inputs for line in i.lines()]
-        return ([SUBCLASS_IMPORT] if any("TwoTensor(" in line for line in lines) else []) + \
-            shape_ops.prelude(self.ops) + lines + (state.INPUT_LINES if self.state else [])
+        made = subclasses.imports(lines) + shape_ops.prelude(self.ops) + lines
+        return made + (state.INPUT_LINES if self.state else [])
 
     def lines(self) -> list[str]:
         return [line for s in self.statements for line in s.lines()]
@@ -199,10 +199,10 @@ _AFTER = st.sampled_from((None, *AFTER_WRITES))
 
 
 @st.composite
-def inputs(draw, index: int, earlier: tuple):
+def inputs(draw, index: int, earlier: tuple, aliases=_ALIAS):
     name = NAMES[index]
     if earlier and draw(st.booleans()):
-        return Input(name, alias=draw(_ALIAS).format(a=draw(st.sampled_from(earlier))))
+        return Input(name, alias=draw(aliases).format(a=draw(st.sampled_from(earlier))))
     kind = draw(_KIND)
     dtype = draw(_DTYPE.filter(lambda d: kind_fits(kind, d)))
     shape = draw(_SHAPE)
@@ -212,9 +212,9 @@ def inputs(draw, index: int, earlier: tuple):
 
 # the shapes drawn by default; `forward` joins them where COPYSUITE_FUZZ_SHAPES names it (a comma-separated list),
 # until the records know what it meets first (functionalize refusing to replay an input's resize under forward AD);
-# so do `module` (copysuite.fuzz.state) and the shapes of ops beside the vocabulary (copysuite.fuzz.shape_ops:
-# custom_op, foreach, consumers), which would change every fixed seed's programs
-ALL_SHAPES = ("between", "after", "forward", "module", *shape_ops.OPS)
+# so do `module` (copysuite.fuzz.state), `subclasses` (copysuite.fuzz.subclasses) and the shapes of ops beside the
+# vocabulary (copysuite.fuzz.shape_ops: custom_op, foreach, consumers), which would change every fixed seed's programs
+ALL_SHAPES = ("between", "after", "forward", "module", "subclasses", *shape_ops.OPS)
 SHAPES = tuple(filter(None, os.environ.get("COPYSUITE_FUZZ_SHAPES", "between,after").replace(" ", "").split(",")))
 if set(SHAPES) - set(ALL_SHAPES):
     raise ValueError(f"COPYSUITE_FUZZ_SHAPES: {sorted(set(SHAPES) - set(ALL_SHAPES))} not among {ALL_SHAPES}")
@@ -234,8 +234,9 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple |
     shrinks towards one float32 contiguous plain input, few statements, the first ops of each class."""
     shapes = SHAPES if shapes is None else shapes
     given = []
+    aliases = st.sampled_from(ALIASES + subclasses.ALIASES) if "subclasses" in shapes else _ALIAS
     for index in range(draw(st.integers(1, max_inputs))):
-        given.append(draw(inputs(index, tuple(i.name for i in given))))
+        given.append(draw(inputs(index, tuple(i.name for i in given), aliases)))
     names = [i.name for i in given]
     module = "module" in shapes and draw(st.booleans())
     names += list(state.NAMES) if module else []

@@ -89,6 +89,7 @@ def test_buffers_copied_are_caught_by_module_programs_only(execution):
 
 @opt_in
 @needs_aot
+@pytest.mark.timeout(600)   # a search, on a possibly busy machine
 def test_a_fixed_seed_search_catches_copied_buffers():
     with mock.patch.object(generate, "SHAPES", ("module",)), buffers_copied():
         report = command.search("compile.aot_eager", seed=0, programs=60, shrink_attempts=0)

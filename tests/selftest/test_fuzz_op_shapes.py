@@ -66,7 +66,7 @@ def test_a_custom_operator_program_defines_its_operators_first():
     running them twice in one process defines nothing twice."""
     program = one_statement("custom_doubled", Input("a"))
     lines = program.input_lines()
-    assert lines[0].startswith('if not hasattr(torch.ops.copysuite_fuzz, "add_one_ret_")'), lines[0]
+    assert lines[0].startswith('if not hasattr(torch.ops.copysuite_fuzz, "doubled_out")'), lines[0]
     namespace = {"torch": torch}
     for _ in range(2):
         exec("\n".join(lines), namespace)  # noqa: S102 - the program's own lines
@@ -116,6 +116,7 @@ def test_a_dropped_custom_mutation_is_caught_by_custom_operators_only():
 
 @opt_in
 @needs_aot
+@pytest.mark.timeout(600)   # a search, on a possibly busy machine
 def test_a_fixed_seed_search_catches_dropped_custom_mutations():
     with mock.patch.object(generate, "SHAPES", ("custom_op",)), custom_mutations_dropped():
         report = command.search("compile.aot_eager", seed=0, programs=SEARCH_PROGRAMS // 3, shrink_attempts=0)
@@ -164,6 +165,7 @@ def test_a_lost_foreach_update_is_caught_by_foreach_lists_only():
 
 @opt_in
 @needs_functionalize
+@pytest.mark.timeout(600)   # a search, on a possibly busy machine
 def test_a_fixed_seed_search_catches_lost_foreach_updates():
     with mock.patch.object(generate, "SHAPES", ("foreach",)), \
             mock.patch.object(torch.func, "functionalize", under_mode(LastMemberLost, torch.func.functionalize)):
@@ -205,6 +207,7 @@ def test_reads_in_storage_order_are_caught_by_consumers_only():
 
 @opt_in
 @needs_functionalize
+@pytest.mark.timeout(600)   # a search, on a possibly busy machine
 def test_a_fixed_seed_search_catches_reads_in_storage_order():
     with mock.patch.object(generate, "SHAPES", ("consumers",)), \
             mock.patch.object(torch.func, "functionalize", under_mode(StorageOrderReads, torch.func.functionalize)):
