@@ -47,11 +47,11 @@ def rebuilt(compile_fn):
 def test_the_wrappers_are_drawn_where_asked_for_only():
     """Off by default; on, each of the shape's wrappers holds an earlier input in some programs, and the program
     imports it (a reproduction runs alone)."""
-    def aliases(shapes):
+    def aliases(shapes, count):
         found = set()
 
         @seed(0)
-        @settings(max_examples=150, database=None, phases=[Phase.generate], deadline=None,
+        @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
                   suppress_health_check=list(HealthCheck))
         @given(generate.programs(shapes=shapes))
         def collect(program):
@@ -60,8 +60,8 @@ def test_the_wrappers_are_drawn_where_asked_for_only():
         collect()
         return found
 
-    assert "subclasses" not in generate.SHAPES and not aliases(("between", "after"))
-    assert aliases(("subclasses",)) == set(HELD)
+    assert "subclasses" not in generate.SHAPES and not aliases(("between", "after"), 40)
+    assert aliases(("subclasses",), 100) == set(HELD)
     lines = written_through("LoggingTensor(a)").input_lines()
     assert lines[0] == subclasses.IMPORTS["LoggingTensor"] and written_through("LoggingTensor(a)").wraps_subclass
 
