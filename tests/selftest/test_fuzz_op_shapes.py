@@ -1,7 +1,8 @@
 """The fuzzer's shapes of ops beside the vocabulary (copysuite.fuzz.shape_ops), each opt-in through
 COPYSUITE_FUZZ_SHAPES, and for each a patched execution that only that shape can catch, caught. Custom operators
 (`custom_op`): compiled, the mutation a custom operator declares is dropped by the functional form AOTAutograd
-calls (auto_functionalized). Foreach lists (`foreach`): the update of a list's last member is lost. Consumers that
+calls (auto_functionalized). Foreach lists (`foreach`): export traces an in-place foreach op that loses the update
+of its list's last member. Consumers that
 are not neutral arithmetic (`consumers`): a reduction, scan, sort, index or matmul reads its input's memory in
 storage order, ignoring its strides. Each is shown on one program of the shape, caught, and on the same program
 with an op of the vocabulary in its place, not caught; then by a fixed-seed search with the shape on. The tests
@@ -22,6 +23,8 @@ opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
                             reason="opt-in (COPYSUITE_FUZZ=1, a step of .ci/run): it compiles programs or searches")
 needs_functionalize = pytest.mark.skipif(variants.executor("functionalize").skip_reason() is not None,
                                          reason=str(variants.executor("functionalize").skip_reason()))
+needs_export = pytest.mark.skipif(variants.executor("export").skip_reason() is not None,
+                                  reason=str(variants.executor("export").skip_reason()))
 needs_aot = pytest.mark.skipif(variants.executor("compile.aot_eager").skip_reason() is not None,
                                reason=str(variants.executor("compile.aot_eager").skip_reason()))
 
@@ -149,29 +152,41 @@ def under_mode(mode_class, functionalize):
     return patched
 
 
-@needs_functionalize
-def test_a_lost_foreach_update_is_caught_by_foreach_lists_only():
-    """_foreach_mul_([a, b], 2) on two inputs: eagerly both are doubled, under the fault b is not. The same program
-    with a's own mul_ in its place shows nothing under the fault."""
-    program = one_statement("foreach_mul_pair", Input("a"), Input("b"))
-    assert verdict(program, "functionalize")[2].status in ("same", "known")
-    with mock.patch.object(torch.func, "functionalize", under_mode(LastMemberLost, torch.func.functionalize)):
-        run, differences, judged = verdict(program, "functionalize")
-        _, _, without = verdict(one_statement("mul_", Input("a"), Input("b")), "functionalize")
-    assert differences["in|b|values"] == [[0, 2, 4, 6, 8, 10], [0, 1, 2, 3, 4, 5]], differences
-    assert judged.status == "new" and "in.values" in judged.unexplained, judged
-    assert without.status != "new", without
-    assert "torch._foreach_mul_([a, b], 2)" in reproduction.script(run, "functionalize", "off", judged.differences)
+def traced_under(mode_class, export):
+    """torch.export.export tracing under `mode_class` (a patched execution: what it traces loses what the mode drops;
+    eager is untouched)."""
+    def patched(*args, **kwargs):
+        with mode_class():
+            return export(*args, **kwargs)
+    return patched
 
 
 @opt_in
-@needs_functionalize
+@needs_export
+def test_a_lost_foreach_update_is_caught_by_foreach_lists_only():
+    """_foreach_mul_([a, b], 2) on two inputs: eagerly both are doubled, exported under the fault b is not. The
+    same program with a's own mul_ in its place shows nothing under the fault. Under export: functionalized
+    executions lose a repeated member's update of their own (foreach_repeated_member_functionalized), and that record
+    explains any lost foreach update there."""
+    program = one_statement("foreach_mul_pair", Input("a"), Input("b"))
+    assert verdict(program, "export")[2].status == "same"
+    with mock.patch.object(torch.export, "export", traced_under(LastMemberLost, torch.export.export)):
+        run, differences, judged = verdict(program, "export")
+        _, _, without = verdict(one_statement("mul_", Input("a"), Input("b")), "export")
+    assert differences["in|b|values"] == [[0, 2, 4, 6, 8, 10], [0, 1, 2, 3, 4, 5]], differences
+    assert judged.status == "new" and "in.values" in judged.unexplained, judged
+    assert without.status == "same", without
+    assert "torch._foreach_mul_([a, b], 2)" in reproduction.script(run, "export", "off", judged.differences)
+
+
+@opt_in
+@needs_export
 @pytest.mark.timeout(600)   # a search, on a possibly busy machine
 def test_a_fixed_seed_search_catches_lost_foreach_updates():
     with mock.patch.object(generate, "SHAPES", ("foreach",)), \
-            mock.patch.object(torch.func, "functionalize", under_mode(LastMemberLost, torch.func.functionalize)):
-        report = command.search("functionalize", seed=0, programs=SEARCH_PROGRAMS, shrink_attempts=0)
-    caught = [f for f in report["findings"] if {"foreach_mul_pair", "foreach_add_lists", "foreach_copy_"}
+            mock.patch.object(torch.export, "export", traced_under(LastMemberLost, torch.export.export)):
+        report = command.search("export", seed=0, programs=SEARCH_PROGRAMS // 3, shrink_attempts=0)
+    caught = [f for f in report["findings"] if {"foreach_mul_pair", "foreach_add_twice", "foreach_add_view_base"}
               & set(f["ops"]) and f["status"] == "new"]
     assert caught, command.summary(report)
 
