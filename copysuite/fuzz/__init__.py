@@ -1,7 +1,9 @@
 """Differential testing of copy semantics on generated programs (`python -m copysuite fuzz`, docs/fuzz.md).
 
 Hypothesis draws small straight-line programs over a few (possibly aliased) inputs from a vocabulary of the
-operator classes the specs check one at a time (`vocabulary`, `generate`); each runs eagerly and under one
+operator classes the specs check one at a time (`vocabulary`, `generate`), with opt-in program shapes beside
+(custom operators `library`, foreach lists `foreach`, non-neutral reads `consumers`, all looked up by `shape_ops`;
+a module's state `state`; wrapper subclasses `subclasses`); each runs eagerly and under one
 execution (`differential`), and what a caller can observe of the call (`signature`) is compared. A difference that
 the model of what differs by design allows is dropped, one that a known record explains is known, any other is new
 (`model`); each is reduced to a minimal program with a standalone reproduction (`shrink`, `reproduction`) and

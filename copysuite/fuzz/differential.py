@@ -21,7 +21,7 @@ import warnings
 
 import torch
 
-from copysuite.fuzz import signature, variants
+from copysuite.fuzz import signature, state, variants
 from copysuite.fuzz.generate import Input, Program
 
 RECOMPILE_LIMIT = 1_000_000
@@ -84,10 +84,12 @@ def call_lines(program: Program, execution: str) -> tuple[list[str], list[str]]:
     executor = variants.executor(execution)
     define = executor.define_lines(program, fullgraph=False)
     call = executor.call_lines(program) or ["pass"]   # eager: a program of no statements, returning inputs
+    if program.state:
+        define, call = state.define_lines(program), state.call_lines(program, execution)
     if program.between:
         # the first call binds nothing: `a = program(a)` would put an output in the place of input a, and the write
         # between the calls would reach that output instead of the caller's tensor
-        bound = f"{program.outputs} = program({', '.join(program.input_names)})"
+        bound = f"{program.outputs} = program({', '.join(program.arg_names)})"
         first = [line.replace(bound, bound.split(" = ", 1)[1]) if line.strip() == bound else line for line in call]
         again = [line for line in call if not line.startswith("program = ")]
         call = [*first, *program.between_lines(), *again]
@@ -191,6 +193,8 @@ def untangled(program: Program) -> Program:
 
 def run(program: Program, execution: str, caches: str = "off") -> Run:
     """The program eagerly and under `execution`, each observed in full."""
+    if state.not_run(program, execution):
+        raise InvalidInputs(state.not_run(program, execution))
     if {"set_", "data_assign"} & set(program.ops) and program.wraps_subclass:
         raise InvalidInputs(f"set_() or `.data =` onto a wrapper subclass's storage crashes the process eagerly: "
                             f"{CRASH}")

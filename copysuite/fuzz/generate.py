@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from copysuite.fuzz.vocabulary import AFTER_WRITES, BETWEEN_WRITES, BY_NAME, OPS
+from copysuite.fuzz import shape_ops, state, subclasses
+from copysuite.fuzz.vocabulary import AFTER_WRITES, BETWEEN_WRITES, OPS
 from copysuite.strategies.cases import geometry
 from copysuite.strategies.space import GRAD_KINDS, affected_dims, kind_fits, placement_fits
 
@@ -23,7 +24,6 @@ KINDS = ("plain", "leaf_requires_grad", "nonleaf", "parameter_frozen", "paramete
 PLACEMENTS = ("contiguous", "offset", "transposed", "strided", "expanded")
 ALIASES = ("{a}", "{a}[1:]", "{a}[:1]", "{a}.transpose(0, -1)", "{a}.detach()", "{a}.view(-1)", "{a}[...]",
            "TwoTensor({a}, {a})")   # a wrapper subclass holding the input twice (torch.testing._internal)
-SUBCLASS_IMPORT = "from torch.testing._internal.two_tensor import TwoTensor"
 MODES = ("enabled", "no_grad")
 DUAL_DTYPES = ("float32", "float64", "complex64")   # what forward-mode AD gives a tangent
 NAMES = "abc"
@@ -77,7 +77,7 @@ class Statement:
     args: tuple
 
     def lines(self) -> list[str]:
-        return BY_NAME[self.op].render(self.out, self.args)
+        return shape_ops.BY_NAME[self.op].render(self.out, self.args)
 
 
 @dataclass(frozen=True)
@@ -89,14 +89,21 @@ class Program:
     between: tuple = ()   # (form of vocabulary.BETWEEN_WRITES, input): called, that runs, called again
     after: tuple = ()     # (form of vocabulary.AFTER_WRITES, input): written after the call, before backward
     forward: bool = False  # also called with its floating inputs made dual tensors (forward-mode AD)
+    state: bool = False    # run as the forward of a module holding a parameter and buffers (copysuite.fuzz.state)
 
     @property
-    def input_names(self) -> tuple:
+    def arg_names(self) -> tuple:
+        """What the program is called with."""
         return tuple(i.name for i in self.inputs)
 
     @property
+    def input_names(self) -> tuple:
+        """What is observed as an input of the call: the arguments, then the module's state."""
+        return self.arg_names + (state.NAMES if self.state else ())
+
+    @property
     def leaves(self) -> tuple:
-        return tuple(i.leaf for i in self.inputs if i.leaf)
+        return tuple(i.leaf for i in self.inputs if i.leaf) + ((state.LEAF,) if self.state else ())
 
     @property
     def ops(self) -> tuple:
@@ -104,12 +111,14 @@ class Program:
 
     @property
     def wraps_subclass(self) -> bool:
-        """Whether an input is a wrapper subclass holding an earlier one (`TwoTensor(a, a)`)."""
-        return any(i.alias and "TwoTensor(" in i.alias for i in self.inputs)
+        """Whether an input is a wrapper subclass holding an earlier one (`TwoTensor(a, a)`; the `subclasses`
+        shape's, copysuite.fuzz.subclasses)."""
+        return any(subclasses.wraps(i.alias) for i in self.inputs)
 
     def input_lines(self) -> list[str]:
         lines = [line for i in self.inputs for line in i.lines()]
-        return ([SUBCLASS_IMPORT] if any("TwoTensor(" in line for line in lines) else []) + lines
+        made = subclasses.imports(lines) + shape_ops.prelude(self.ops) + lines
+        return made + (state.INPUT_LINES if self.state else [])
 
     def lines(self) -> list[str]:
         return [line for s in self.statements for line in s.lines()]
@@ -157,7 +166,9 @@ class Program:
             else []
         shapes += ["# also called with its floating inputs dual (forward-mode AD), tangents compared"] if self.forward \
             else []
-        return "\n".join(self.input_lines() + mode + shapes + [f"def program({', '.join(self.input_names)}):",
+        shapes += [f"# runs as the forward of a module holding {', '.join(state.NAMES)} (self.NAME)"] if self.state \
+            else []
+        return "\n".join(self.input_lines() + mode + shapes + [f"def program({', '.join(self.arg_names)}):",
                                                               *body])
 
     def without_statement(self, index: int) -> Program | None:
@@ -188,10 +199,10 @@ _AFTER = st.sampled_from((None, *AFTER_WRITES))
 
 
 @st.composite
-def inputs(draw, index: int, earlier: tuple):
+def inputs(draw, index: int, earlier: tuple, aliases=_ALIAS):
     name = NAMES[index]
     if earlier and draw(st.booleans()):
-        return Input(name, alias=draw(_ALIAS).format(a=draw(st.sampled_from(earlier))))
+        return Input(name, alias=draw(aliases).format(a=draw(st.sampled_from(earlier))))
     kind = draw(_KIND)
     dtype = draw(_DTYPE.filter(lambda d: kind_fits(kind, d)))
     shape = draw(_SHAPE)
@@ -200,11 +211,20 @@ def inputs(draw, index: int, earlier: tuple):
 
 
 # the shapes drawn by default; `forward` joins them where COPYSUITE_FUZZ_SHAPES names it (a comma-separated list),
-# until the records know what it meets first (functionalize refusing to replay an input's resize under forward AD)
-ALL_SHAPES = ("between", "after", "forward")
+# until the records know what it meets first (functionalize refusing to replay an input's resize under forward AD);
+# so do `module` (copysuite.fuzz.state), `subclasses` (copysuite.fuzz.subclasses) and the shapes of ops beside the
+# vocabulary (copysuite.fuzz.shape_ops: custom_op, foreach, consumers), which would change every fixed seed's programs
+ALL_SHAPES = ("between", "after", "forward", "module", "subclasses", *shape_ops.OPS)
 SHAPES = tuple(filter(None, os.environ.get("COPYSUITE_FUZZ_SHAPES", "between,after").replace(" ", "").split(",")))
 if set(SHAPES) - set(ALL_SHAPES):
     raise ValueError(f"COPYSUITE_FUZZ_SHAPES: {sorted(set(SHAPES) - set(ALL_SHAPES))} not among {ALL_SHAPES}")
+
+
+def op_kinds(shapes: tuple) -> dict:
+    """{operator class: the strategy of its ops}: the vocabulary's classes, then one class per op shape in `shapes`
+    (each drawn as often as a class of the vocabulary); without them, the draws of every seed are as before."""
+    extra = {shape: st.sampled_from(shape_ops.OPS[shape]) for shape in shape_ops.OPS if shape in shapes}
+    return {**_OPS_OF, **extra}
 
 
 @st.composite
@@ -214,12 +234,16 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple |
     shrinks towards one float32 contiguous plain input, few statements, the first ops of each class."""
     shapes = SHAPES if shapes is None else shapes
     given = []
+    aliases = st.sampled_from(ALIASES + subclasses.ALIASES) if "subclasses" in shapes else _ALIAS
     for index in range(draw(st.integers(1, max_inputs))):
-        given.append(draw(inputs(index, tuple(i.name for i in given))))
+        given.append(draw(inputs(index, tuple(i.name for i in given), aliases)))
     names = [i.name for i in given]
+    module = "module" in shapes and draw(st.booleans())
+    names += list(state.NAMES) if module else []
     statements = []
+    kinds = op_kinds(shapes)
     for k in range(draw(st.integers(1, max_statements))):
-        op = draw(_OPS_OF[draw(st.sampled_from(_OP_KINDS))])
+        op = draw(kinds[draw(st.sampled_from(tuple(kinds)))])
         args = tuple(draw(st.sampled_from(names[::-1])) for _ in range(op.arity))   # the newest first
         statements.append(Statement(f"t{k + 1}", op.name, args))
         names.append(f"t{k + 1}")
@@ -236,4 +260,4 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple |
     after = (after, draw(st.sampled_from(graded))) if after else ()
     dual = any(i.alias is None and i.dtype in DUAL_DTYPES for i in given)
     forward = dual and "forward" in shapes and draw(st.sampled_from((False, False, True)))
-    return Program(tuple(given), tuple(statements), returns, mode, between, after, forward)
+    return Program(tuple(given), tuple(statements), returns, mode, between, after, forward, module)

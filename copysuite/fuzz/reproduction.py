@@ -67,7 +67,8 @@ def script(finding_run, execution: str, caches: str, differences: dict) -> str:
     eager_call = call_lines(program, "eager")[1]
     step = _next_step(differences, program)
     saved = "inputs = " + inputs
-    for side, define, call in (("eager", [], eager_call),
+    eager_define = call_lines(program, "eager")[0]   # none, but a module's class (copysuite.fuzz.state)
+    for side, define, call in (("eager", eager_define, eager_call),
                                (execution, finding_run.texts["define"], finding_run.texts["call"])):
         lines.append(f"side = {side!r}")
         if side != "eager" and finding_run.texts["warm"]:

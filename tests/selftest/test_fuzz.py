@@ -184,15 +184,16 @@ def test_functionalize_records_need_their_conditions():
 
 
 def test_every_registry_fuzz_pattern_names_ops_of_the_vocabulary():
-    """A fuzz pattern's ops (specs/known/*.yaml) are vocabulary ops or named sets of them, or, for the module sweep's
+    """A fuzz pattern's ops (specs/known/*.yaml) are vocabulary ops (or ops of the opt-in program shapes,
+    copysuite.fuzz.shape_ops) or named sets of them, or, for the module sweep's
     records (specs/known/modules.yaml, matched against the torch functions a module ran), functions of torch,
     torch.nn.functional or torch.nn.init: a misspelt op would make its record match nothing."""
-    from copysuite.fuzz import record, vocabulary
+    from copysuite.fuzz import record, shape_ops, vocabulary
     from copysuite.known import registry
     patterns = {r.name: r.fuzz for r in registry.load().values() if r.fuzz}
     spaces = (torch, torch.nn.functional, torch.nn.init)
     modules = {r.name for r in registry.load().values() if r.file == "specs/known/modules.yaml"}
-    unknown = {name: [op for op in p.get("ops", ()) if op not in vocabulary.BY_NAME and op not in record.OP_SETS
+    unknown = {name: [op for op in p.get("ops", ()) if op not in shape_ops.BY_NAME and op not in record.OP_SETS
                       and not (name in modules and any(hasattr(space, op) for space in spaces))]
                for name, p in patterns.items()}
     assert not {n: ops for n, ops in unknown.items() if ops}, unknown

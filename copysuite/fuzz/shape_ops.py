@@ -1,0 +1,15 @@
+"""The ops of the opt-in program shapes beside the vocabulary's (copysuite.fuzz.vocabulary): `custom_op`
+(copysuite.fuzz.library), `foreach` (copysuite.fuzz.foreach) and `consumers` (copysuite.fuzz.consumers), each drawn
+only where COPYSUITE_FUZZ_SHAPES names its shape (copysuite.fuzz.generate), and the one lookup of an op by name."""
+from __future__ import annotations
+
+from copysuite.fuzz import consumers, foreach, library, vocabulary
+
+OPS = {"custom_op": library.OPS, "foreach": foreach.OPS, "consumers": consumers.OPS}
+BY_NAME = {**vocabulary.BY_NAME, **{op.name: op for ops in OPS.values() for op in ops}}
+assert len(BY_NAME) == len(vocabulary.BY_NAME) + sum(map(len, OPS.values())), "a shape's op shadows another"
+
+
+def prelude(ops) -> list[str]:
+    """The lines a program's inputs start with for the ops it calls (the custom operators' definitions)."""
+    return library.prelude(ops)
