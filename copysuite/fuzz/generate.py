@@ -207,11 +207,20 @@ if set(SHAPES) - set(ALL_SHAPES):
     raise ValueError(f"COPYSUITE_FUZZ_SHAPES: {sorted(set(SHAPES) - set(ALL_SHAPES))} not among {ALL_SHAPES}")
 
 
+def draw_op(draw, vocabulary=None):
+    """An op: a class, then an op of that class, of the hand-written table (copysuite.fuzz.vocabulary), or of
+    `vocabulary` (copysuite.fuzz.surface_vocabulary.Vocabulary: its groups drawn by their weights)."""
+    if vocabulary is None:
+        return draw(_OPS_OF[draw(st.sampled_from(_OP_KINDS))])
+    return draw(st.sampled_from(vocabulary.groups[draw(st.sampled_from(vocabulary.draw_groups))]))
+
+
 @st.composite
-def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple | None = None):
+def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple | None = None, vocabulary=None):
     """Programs of 1 to `max_inputs` inputs and 1 to `max_statements` statements, with the program shapes named in
-    `shapes` (by default SHAPES, read when drawing: a self-test turns them off for a whole search) drawn beside;
-    shrinks towards one float32 contiguous plain input, few statements, the first ops of each class."""
+    `shapes` (by default SHAPES, read when drawing: a self-test turns them off for a whole search) drawn beside, and
+    their ops from `vocabulary` (draw_op); shrinks towards one float32 contiguous plain input, few statements, the
+    first ops of each class."""
     shapes = SHAPES if shapes is None else shapes
     given = []
     for index in range(draw(st.integers(1, max_inputs))):
@@ -219,7 +228,7 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple |
     names = [i.name for i in given]
     statements = []
     for k in range(draw(st.integers(1, max_statements))):
-        op = draw(_OPS_OF[draw(st.sampled_from(_OP_KINDS))])
+        op = draw_op(draw, vocabulary)
         args = tuple(draw(st.sampled_from(names[::-1])) for _ in range(op.arity))   # the newest first
         statements.append(Statement(f"t{k + 1}", op.name, args))
         names.append(f"t{k + 1}")
