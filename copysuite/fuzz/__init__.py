@@ -1,7 +1,8 @@
 """Differential testing of copy semantics on generated programs (`python -m copysuite fuzz`, docs/fuzz.md).
 
 Hypothesis draws small straight-line programs over a few (possibly aliased) inputs from a vocabulary of the
-operator classes the specs check one at a time (`vocabulary`, `generate`); each runs eagerly and under one
+operator classes the specs check one at a time (`vocabulary`, `generate`), or with every op the operator surface
+checks beside them (`surface_ops`, `surface_vocabulary`, `vocabulary_report`); each runs eagerly and under one
 execution (`differential`), and what a caller can observe of the call (`signature`) is compared. A difference that
 the model of what differs by design allows is dropped, one that a known record explains is known, any other is new
 (`model`); each is reduced to a minimal program with a standalone reproduction (`shrink`, `reproduction`) and

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from copysuite.fuzz import surface_ops, vocabulary
+from copysuite.fuzz import signature, surface_ops, vocabulary
 from copysuite.fuzz.surface_ops import Unrenderable
 from copysuite.fuzz.vocabulary import Op
 
@@ -79,6 +79,14 @@ def probe_inputs(dtype: str, shape: tuple, slots: int) -> dict:
                                for k in range(slots)}}
 
 
+def scribble(seed: int) -> None:
+    """Leave freed memory of the small sizes a probe allocates holding a pattern of this seed: an op whose result is
+    uninitialized memory (a resize_ that grows) then shows another value on each seed's call."""
+    held = [torch.full((n,), float(seed) * 7 + 0.5) for n in range(1, 129)]
+    held += [torch.full((n,), seed * 3 + 1, dtype=torch.int64) for n in range(1, 129)]
+    del held
+
+
 def outcome(text: str, slots: int, dtype: str, shape: tuple, seed: int):
     """What the expression returns on one probe (its result), or None where it raises."""
     ns = probe_inputs(dtype, shape, slots)
@@ -86,6 +94,7 @@ def outcome(text: str, slots: int, dtype: str, shape: tuple, seed: int):
     for k in range(slots):
         code = code.replace(surface_ops.SLOT.format(k), "xyzw"[k])
     torch.manual_seed(seed)
+    scribble(seed)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -110,13 +119,9 @@ def layout(result) -> str:
 
 
 def same(a, b) -> bool:
+    """Whether two results show the same to the fuzzer (copysuite.fuzz.signature.values: what a program compares)."""
     a, b = (a, b) if isinstance(a, torch.Tensor) else (a[0], b[0])
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    a, b = a.detach().resolve_conj().resolve_neg(), b.detach().resolve_conj().resolve_neg()
-    if a.is_floating_point() or a.is_complex():
-        return bool(((a == b) | (a.isnan() & b.isnan())).all())
-    return bool((a == b).all())
+    return (a.shape, a.dtype, signature.values(a)) == (b.shape, b.dtype, signature.values(b))
 
 
 def probe(form: Form, call) -> str | None:
@@ -128,11 +133,10 @@ def probe(form: Form, call) -> str | None:
         kind = kind_of(got[0])
         if kind is None:
             return f"returns a {type(got[0]).__name__}{layout(got[0])}, no tensor a program holds"
-        if not form.result:
-            again = outcome(form.text, form.slots, dtype, shape, 1)
-            if kind != "none" and (again is None or not same(got[0], again[0])):
-                return "its values differ between two calls (random, or uninitialized memory)"
-            form.result = kind
+        again = outcome(form.text, form.slots, dtype, shape, 1)   # on each probe: memory left over may agree once
+        if kind != "none" and (again is None or not same(got[0], again[0])):
+            return "its values differ between two calls (random, or uninitialized memory)"
+        form.result = form.result or kind
         form.applied += 1
     if not form.result:   # argument values eager refuses: what the call returns on the surface's own input
         try:
@@ -177,24 +181,30 @@ def build(scope: str = "all") -> Vocabulary:
             continue
         forms = kept.setdefault(key, {})
         forms.setdefault(form.template, form)
-    ops, groups = [], {g: [] for g in GROUPS}
+    ops = []
     for key, forms in sorted(kept.items()):
         best = sorted(forms.values(), key=lambda f: -f.applied)[:MAX_FORMS]
-        for k, form in enumerate(best):
-            kind = group(form.cls, form.op) if form.applied else "refused"
-            op = Op(f"{PREFIX}{key}/{k}", kind, form.template, max(form.slots, 1))
-            ops.append(op)
-            groups[op.kind].append(op)
+        ops += [Op(f"{PREFIX}{key}/{k}", group(form.cls, form.op) if form.applied else "refused", form.template,
+                   max(form.slots, 1)) for k, form in enumerate(best)]
+    return assemble(scope, ops, {k: v for k, v in sorted(why.items()) if k not in kept})
+
+
+def assemble(scope: str, ops: list, left_out: dict) -> Vocabulary:
+    """The vocabulary of the surface's `ops` and the hand-written table, grouped and weighed."""
+    groups = {g: [] for g in GROUPS}
+    for op in ops:
+        groups[op.kind].append(op)
     for op in vocabulary.OPS:
         groups.setdefault(f"default.{op.kind}", []).append(op)
     weights = {**WEIGHTS, **{g: DEFAULT_WEIGHT for g in groups if g.startswith("default.")}}
-    left_out = {k: v for k, v in sorted(why.items()) if k not in kept}
     return Vocabulary(scope, (*ops, *vocabulary.OPS), {g: tuple(o) for g, o in groups.items()}, left_out, weights)
 
 
 @functools.cache
 def vocabulary_of(scope: str = "all") -> Vocabulary:
-    """build(scope), once per process, its ops registered where a statement looks its op up."""
-    built = build(scope)
+    """build(scope), once per process (and once per release and code where the cache can be written:
+    copysuite.fuzz.vocabulary_cache), its ops registered where a statement looks its op up."""
+    from copysuite.fuzz import vocabulary_cache
+    built = vocabulary_cache.cached(scope, build, assemble)
     vocabulary.register(built.ops)
     return built

@@ -33,9 +33,9 @@ def names_by_class(vocabulary) -> dict:
 def report(scope: str = "all", checked_path: str | None = None) -> dict:
     import torch
 
-    from copysuite.fuzz import surface_vocabulary
+    from copysuite.fuzz import surface_vocabulary, vocabulary_cache
     from copysuite.surface.classify import CLASSES
-    vocabulary = surface_vocabulary.build(scope)
+    vocabulary = vocabulary_cache.cached(scope, surface_vocabulary.build, surface_vocabulary.assemble)
     found = names_by_class(vocabulary)
     left = {}
     for key, why in vocabulary.left_out.items():

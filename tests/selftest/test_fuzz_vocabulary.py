@@ -89,6 +89,18 @@ def test_an_out_form_writes_its_first_operand(sample):
     assert ns["t1"] is ns["a"]
 
 
+def test_the_cached_vocabulary_is_the_built_one(sample, tmp_path, monkeypatch):
+    """Built again, the same ops as the fixture's (built in another process, or read from the cache: probes that
+    agree by chance on memory left over would not); written to the cache and read back, the same vocabulary."""
+    from copysuite.fuzz import vocabulary_cache
+    monkeypatch.setenv("COPYSUITE_CACHE_DIR", str(tmp_path))
+    written = vocabulary_cache.cached("sample", surface_vocabulary.build, surface_vocabulary.assemble)
+    read = vocabulary_cache.cached("sample", lambda scope: pytest.fail("built again"), surface_vocabulary.assemble)
+    assert written.ops == sample.ops
+    assert (read.ops, read.groups, read.left_out, read.weights) == \
+        (written.ops, written.groups, written.left_out, written.weights)
+
+
 def test_an_expression_keeps_the_call_and_moves_its_slots_for_out():
     text, slots = surface_ops.as_out_form(f"torch.add({surface_ops.SLOT.format(0)}, 2)", 1)
     assert slots == 2
