@@ -184,7 +184,10 @@ def test_functionalize_records_need_their_conditions():
 
 
 def surface_op(name: str, ops: dict) -> bool:
+    """`surface.CLASS:OP` (an op name of that class) or `surface.CLASS` (every op of the class)."""
     cls, _, op = name.removeprefix("surface.").partition(":")
+    if not op:
+        return name.startswith("surface.") and cls in ("alias", "inplace", "out", "functional")
     return name.startswith("surface.") and op in ops and cls in ops[op].classes
 
 
@@ -192,8 +195,8 @@ def test_every_registry_fuzz_pattern_names_ops_of_the_vocabulary():
     """A fuzz pattern's ops (specs/known/*.yaml) are vocabulary ops or named sets of them, or, for the module sweep's
     records (specs/known/modules.yaml, matched against the torch functions a module ran), functions of torch,
     torch.nn.functional or torch.nn.init, or surface ops (`surface.CLASS:OP`, an op name of that class of the installed
-    torch, or of an older release's within the record's range: copysuite.fuzz.surface_vocabulary): a misspelt op
-    would make its record match nothing."""
+    torch, or `surface.CLASS`: copysuite.fuzz.surface_vocabulary): a misspelt op would make its record match
+    nothing."""
     from copysuite.fuzz import record, vocabulary
     from copysuite.known import registry
     from copysuite.surface.classify import classified
