@@ -65,7 +65,7 @@ class Record:
 
 
 def named_ops(program) -> set:
-    """The program's ops, each surface op (`surface.CLASS:OP/FORM`, copysuite.fuzz.surface_vocabulary) also by its
+    """The program's ops, each surface op (`surface.CLASS:OP/HASH`, copysuite.fuzz.surface_vocabulary) also by its
     name without the form (its forms differ between releases, the op does not) and by its class alone
     (`surface.functional`: every op of the class), as a record names it."""
     return {name for op in program.ops for name in (op, op.rsplit("/", 1)[0], op.split(":")[0])}

@@ -6,7 +6,8 @@ eagerly on a few inputs of the kinds a program holds (PROBES): where none applie
 the form is left out; where the op's values differ between two calls (a random op, uninitialized memory), eager and
 an execution cannot be compared and the form is left out. A form that refuses some probes is kept: a program's
 variable of that kind makes eager raise, and the execution must raise too. Each (class, op name) keeps up to
-MAX_FORMS forms, those that apply to the most probes first; every op left out is listed with its reason.
+MAX_FORMS forms, those that apply to the most probes first, each named `surface.CLASS:OP/HASH` by its template;
+every op left out is listed with its reason.
 
 The ops are grouped for drawing (GROUPS: the foreach ops, the `*_copy` ops, the scatter and index ops, then the
 surface's own classes), and a program draws a group by WEIGHTS, then an op of it: the hand-written table's classes
@@ -15,6 +16,7 @@ weigh one each, so that its meaningful programs stay about half of what is drawn
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -184,9 +186,15 @@ def build(scope: str = "all") -> Vocabulary:
     ops = []
     for key, forms in sorted(kept.items()):
         best = sorted(forms.values(), key=lambda f: -f.applied)[:MAX_FORMS]
-        ops += [Op(f"{PREFIX}{key}/{k}", group(form.cls, form.op) if form.applied else "refused", form.template,
-                   max(form.slots, 1)) for k, form in enumerate(best)]
+        ops += [Op(f"{PREFIX}{key}/{form_id(form.template)}", group(form.cls, form.op) if form.applied else "refused",
+                   form.template, max(form.slots, 1)) for form in best]
     return assemble(scope, ops, {k: v for k, v in sorted(why.items()) if k not in kept})
+
+
+def form_id(template: str) -> str:
+    """A form's name within its op: its template's hash, so that one name is one template in every scope and
+    release (a statement names its op; the scopes' vocabularies share one table)."""
+    return hashlib.sha256(template.encode()).hexdigest()[:8]
 
 
 def assemble(scope: str, ops: list, left_out: dict) -> Vocabulary:
