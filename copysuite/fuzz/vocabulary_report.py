@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-NAME = re.compile(r"surface\.(\w+):(\S+)/\d+")
+NAME = re.compile(r"surface\.(\w+):(\S+)/[0-9a-f]+")
 
 
 def names_by_class(vocabulary) -> dict:
