@@ -11,7 +11,7 @@ every op left out is listed with its reason.
 
 The ops are grouped for drawing (GROUPS: the foreach ops, the `*_copy` ops, the scatter and index ops, then the
 surface's own classes), and a program draws a group by WEIGHTS, then an op of it: the hand-written table's classes
-weigh one each, so that its meaningful programs stay about half of what is drawn.
+weigh one each, so that its ops, each meant for what the specs check, stay a large share of every program.
 """
 from __future__ import annotations
 

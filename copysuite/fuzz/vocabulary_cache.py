@@ -2,12 +2,14 @@
 campaign, does not build it again from every OpInfo sample (a minute or more).
 
 The file is named by the torch release and a hash of the code that builds the vocabulary (the fuzz modules that make
-the ops and the surface modules whose calls they are), so that a new release or a change of that code builds anew.
+the ops and the surface modules whose calls they are, without docstrings and comments), so that a new release or a
+change of that code builds anew.
 Its folder: COPYSUITE_CACHE_DIR, else ~/.cache/copysuite; `COPYSUITE_CACHE_DIR=off` turns the cache off. A folder
 that cannot be written leaves the vocabulary built in memory only.
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -28,8 +30,20 @@ def path(scope: str) -> pathlib.Path | None:
         return None
     digest = hashlib.sha256()
     for name in SOURCES:
-        digest.update((PACKAGE / name).read_bytes())
+        digest.update(code((PACKAGE / name).read_text()).encode())
     return pathlib.Path(folder) / f"fuzz-vocabulary-{torch.__version__}-{scope}-{digest.hexdigest()[:16]}.json"
+
+
+def code(text: str) -> str:
+    """A module's code without its docstrings and comments: what builds the vocabulary (a reworded docstring
+    builds nothing anew)."""
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
 
 
 def cached(scope: str, build, assemble):

@@ -146,3 +146,10 @@ def test_a_short_fixed_seed_surface_run_finds_only_known_differences():
     new = [f for f in report["findings"] if f["status"] == "new"]
     assert report["counts"]["programs"] == PROGRAMS
     assert not new, command.summary(report)
+
+
+def test_the_cache_key_is_the_code_not_its_docstrings():
+    from copysuite.fuzz.vocabulary_cache import code
+    one = code('"""A module."""\ndef f():\n    """Its doc."""\n    return 1  # why\n')
+    assert one == code('"""Reworded."""\ndef f():\n    """Other words."""\n    return 1\n')
+    assert one != code('"""A module."""\ndef f():\n    """Its doc."""\n    return 2\n')
