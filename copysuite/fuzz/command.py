@@ -75,7 +75,8 @@ def stopped_report(execution: str, options: dict, reason: str) -> dict:
 def summary(report: dict) -> str:
     c = report["counts"]
     workers = report.get("workers") or [{}]
-    head = (f"{report['execution']} (caches {report['caches']}, seed {report['seed']}, {len(workers)} "
+    vocabulary = "" if report.get("vocabulary", "default") == "default" else f"vocabulary {report['vocabulary']}, "
+    head = (f"{report['execution']} ({vocabulary}caches {report['caches']}, seed {report['seed']}, {len(workers)} "
             f"process{'es' if len(workers) > 1 else ''}; {report['versions']}): "
             f"{c['programs']} programs in {report['search_seconds']} s ({report['programs_per_second']}/s); "
             f"same {c['same']}, by design {c['by_design']}, known {c['known']}, new {c['new']}, "
