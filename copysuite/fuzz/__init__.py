@@ -1,7 +1,8 @@
 """Differential testing of copy semantics on generated programs (`python -m copysuite fuzz`, docs/fuzz.md).
 
 Hypothesis draws small straight-line programs over a few (possibly aliased) inputs from a vocabulary of the
-operator classes the specs check one at a time (`vocabulary`, `generate`), with opt-in program shapes beside
+operator classes the specs check one at a time (`vocabulary`, `generate`), or with every op the operator surface
+checks beside them (`surface_ops`, `surface_vocabulary`, `vocabulary_report`), with opt-in program shapes beside
 (custom operators `library`, foreach lists `foreach`, non-neutral reads `consumers`, all looked up by `shape_ops`;
 a module's state `state`; wrapper subclasses `subclasses`); each runs eagerly and under one
 execution (`differential`), and what a caller can observe of the call (`signature`) is compared. A difference that

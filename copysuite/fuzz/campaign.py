@@ -73,7 +73,8 @@ def worker(index: int, options: dict, folder: str) -> None:
             report = search.search(options["execution"], seed=own, programs=share(options["programs"],
                                    options["workers"], index), caches=options["caches"],
                                    shrink_attempts=options["shrink_attempts"], progress=progress,
-                                   deadline=options["soft"], claim=Claims(folder), stopper=stopper)
+                                   deadline=options["soft"], claim=Claims(folder), stopper=stopper,
+                                   vocabulary=options["vocabulary"])
         except interrupt.Interrupted:   # before the search began: nothing to report, the parent says so
             return
         interrupt.ignore()
@@ -84,13 +85,14 @@ def worker(index: int, options: dict, folder: str) -> None:
 
 
 def run(execution: str, *, workers: int, seed: int = 0, programs: int | None = None, minutes: float | None = None,
-        caches: str = "off", shrink_attempts: int, progress=None, started: float | None = None) -> dict:
+        caches: str = "off", shrink_attempts: int, progress=None, started: float | None = None,
+        vocabulary: str = "default") -> dict:
     """The run in `workers` processes, its time bound `minutes` from `started` (time.monotonic(), by default now);
     returns its report (the single-process format, with each worker's part)."""
     start = time.monotonic() if started is None else started
     soft, hard = interrupt.bounds(start, minutes)
     options = {"execution": execution, "seed": seed, "programs": programs, "workers": workers, "caches": caches,
-               "shrink_attempts": shrink_attempts, "soft": soft, "hard": hard}
+               "shrink_attempts": shrink_attempts, "soft": soft, "hard": hard, "vocabulary": vocabulary}
     folder = tempfile.mkdtemp(prefix="copysuite-fuzz-run-")
     context = multiprocessing.get_context("spawn")   # a fresh interpreter: torch is never forked mid-compile
     processes = [context.Process(target=worker, args=(i, options, folder), name=f"copysuite-fuzz-{i}")

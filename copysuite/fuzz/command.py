@@ -4,6 +4,8 @@
     python -m copysuite fuzz --execution compile.inductor --programs 150 --seed 0 --require-known
     python -m copysuite fuzz --execution functionalize --minutes 20 -n 2 --json fuzz.json
     python -m copysuite fuzz merge REPORT... [--json OUT] [--markdown OUT]
+    python -m copysuite fuzz --execution compile.aot_eager --programs 40 --vocabulary surface
+    python -m copysuite fuzz vocabulary [--scope all|sample] [--json PATH]
 
 Hypothesis draws the programs from the seed (the same seed, the same programs in the same order: `--programs` makes a
 run repeatable, `--minutes` stops wherever the time ends). Every divergence is judged (copysuite.fuzz.model); the
@@ -11,7 +13,9 @@ first program of each verdict key is reduced (copysuite.fuzz.shrink) and reporte
 minimal program, expected (eager) vs observed, and a standalone reproduction. `--minutes` bounds the whole run, the
 reduction included; `-n N` runs N processes with one report (copysuite.fuzz.campaign); a run stopped by SIGINT or
 SIGTERM writes its report with what it has, marked interrupted. `merge` puts the reports of several runs together
-(copysuite.fuzz.merge). Exit status: 0, or 1 with `--require-known` when a finding is new.
+(copysuite.fuzz.merge). `--vocabulary surface` draws the operator surface's ops beside the hand-written ones
+(copysuite.fuzz.surface_vocabulary); `vocabulary` reports their number by class (copysuite.fuzz.vocabulary_report).
+Exit status: 0, or 1 with `--require-known` when a finding is new.
 """
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ from copysuite.fuzz import campaign, interrupt, merge
 
 MAX_ATTEMPTS = 60   # copysuite.fuzz.shrink.MAX_ATTEMPTS, which imports torch
 CACHES = ("off", "on")   # copysuite.fuzz.differential.CACHES, likewise
+VOCABULARIES = ("default", "surface", "surface.sample")   # copysuite.fuzz.search.VOCABULARIES, likewise
 
 
 def search(execution: str, **options) -> dict:
@@ -70,7 +75,8 @@ def stopped_report(execution: str, options: dict, reason: str) -> dict:
 def summary(report: dict) -> str:
     c = report["counts"]
     workers = report.get("workers") or [{}]
-    head = (f"{report['execution']} (caches {report['caches']}, seed {report['seed']}, {len(workers)} "
+    vocabulary = "" if report.get("vocabulary", "default") == "default" else f"vocabulary {report['vocabulary']}, "
+    head = (f"{report['execution']} ({vocabulary}caches {report['caches']}, seed {report['seed']}, {len(workers)} "
             f"process{'es' if len(workers) > 1 else ''}; {report['versions']}): "
             f"{c['programs']} programs in {report['search_seconds']} s ({report['programs_per_second']}/s); "
             f"same {c['same']}, by design {c['by_design']}, known {c['known']}, new {c['new']}, "
@@ -111,6 +117,9 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["merge"]:
         return merge.main(argv[1:])
+    if argv[:1] == ["vocabulary"]:
+        from copysuite.fuzz import vocabulary_report
+        return vocabulary_report.main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m copysuite fuzz", description=__doc__.splitlines()[0])
     parser.add_argument("--execution", required=True, help="an execution of copysuite.run.executions but eager, or "
                         "a variant of one (copysuite.fuzz.variants: export.strict, export.nonstrict, "
@@ -126,13 +135,17 @@ def main(argv=None) -> int:
     parser.add_argument("--json", help="write the report here")
     parser.add_argument("--require-known", action="store_true", help="exit 1 when a finding is new")
     parser.add_argument("--shrink-attempts", type=int, default=MAX_ATTEMPTS)
+    parser.add_argument("--vocabulary", choices=VOCABULARIES, default="default",
+                        help="the ops drawn: the hand-written table (default), or the operator surface's ops beside "
+                        "it (surface: every call the surface plans, which takes a minute or two to build; "
+                        "surface.sample: its hand-written calls only)")
     args = parser.parse_args(argv)
     if args.programs is None and args.minutes is None:
         parser.error("give --programs N or --minutes M (or both)")
     if args.processes < 1:
         parser.error("-n takes 1 or more processes")
     options = {"seed": args.seed, "programs": args.programs, "minutes": args.minutes, "caches": args.caches,
-               "shrink_attempts": args.shrink_attempts,
+               "shrink_attempts": args.shrink_attempts, "vocabulary": args.vocabulary,
                "progress": lambda line: print(line, file=sys.stderr, flush=True)}
     load = os.getloadavg()[0]
     stopper = interrupt.Stopper()

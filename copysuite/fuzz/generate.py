@@ -227,11 +227,22 @@ def op_kinds(shapes: tuple) -> dict:
     return {**_OPS_OF, **extra}
 
 
+def draw_op(draw, vocabulary=None, kinds=None):
+    """An op: a class, then an op of that class, of `kinds` (op_kinds: the hand-written table of
+    copysuite.fuzz.vocabulary and the program shapes' ops), or of `vocabulary`
+    (copysuite.fuzz.surface_vocabulary.Vocabulary: its groups drawn by their weights)."""
+    if vocabulary is None:
+        kinds = _OPS_OF if kinds is None else kinds
+        return draw(kinds[draw(st.sampled_from(tuple(kinds)))])
+    return draw(st.sampled_from(vocabulary.groups[draw(st.sampled_from(vocabulary.draw_groups))]))
+
+
 @st.composite
-def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple | None = None):
+def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple | None = None, vocabulary=None):
     """Programs of 1 to `max_inputs` inputs and 1 to `max_statements` statements, with the program shapes named in
-    `shapes` (by default SHAPES, read when drawing: a self-test turns them off for a whole search) drawn beside;
-    shrinks towards one float32 contiguous plain input, few statements, the first ops of each class."""
+    `shapes` (by default SHAPES, read when drawing: a self-test turns them off for a whole search) drawn beside, and
+    their ops from `vocabulary` (draw_op); shrinks towards one float32 contiguous plain input, few statements, the
+    first ops of each class."""
     shapes = SHAPES if shapes is None else shapes
     given = []
     aliases = st.sampled_from(ALIASES + subclasses.ALIASES) if "subclasses" in shapes else _ALIAS
@@ -243,7 +254,7 @@ def programs(draw, max_inputs: int = 3, max_statements: int = 8, shapes: tuple |
     statements = []
     kinds = op_kinds(shapes)
     for k in range(draw(st.integers(1, max_statements))):
-        op = draw(kinds[draw(st.sampled_from(tuple(kinds)))])
+        op = draw_op(draw, vocabulary, kinds)
         args = tuple(draw(st.sampled_from(names[::-1])) for _ in range(op.arity))   # the newest first
         statements.append(Statement(f"t{k + 1}", op.name, args))
         names.append(f"t{k + 1}")

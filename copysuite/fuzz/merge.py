@@ -49,6 +49,7 @@ def combine(reports: list) -> dict:
     first = reports[0]
     return {"execution": first["execution"], "seed": first["seed"], "caches": first["caches"],
             "versions": first["versions"], "torch": first.get("torch"), "counts": counts,
+            "vocabulary": first.get("vocabulary", "default"),
             "search_seconds": searched,
             "programs_per_second": round(counts["programs"] / searched, 2) if searched else None,
             "total_seconds": max(r["total_seconds"] for r in reports),

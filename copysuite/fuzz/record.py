@@ -49,7 +49,7 @@ class Record:
             return False   # a caches record explains only what the same program compiled without them does not show
         if not re.fullmatch(self.kinds, kind(field)):
             return False
-        if self.ops and not set(self.ops) & set(run.program.ops):
+        if self.ops and not set(self.ops) & named_ops(run.program):
             return False
         if self.subclass and not run.program.wraps_subclass:
             return False
@@ -62,6 +62,13 @@ class Record:
         if self.eager_message and not (run.eager.error and re.search(self.eager_message, run.eager.error)):
             return False
         return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
+
+
+def named_ops(program) -> set:
+    """The program's ops, each surface op (`surface.CLASS:OP/HASH`, copysuite.fuzz.surface_vocabulary) also by its
+    name without the form (its forms differ between releases, the op does not) and by its class alone
+    (`surface.functional`: every op of the class), as a record names it."""
+    return {name for op in program.ops for name in (op, op.rsplit("/", 1)[0], op.split(":")[0])}
 
 
 def outputs_in(field: str) -> set:

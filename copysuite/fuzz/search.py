@@ -25,6 +25,8 @@ from copysuite.fuzz.interrupt import Interrupted
 
 PROGRESS_SECONDS = 10.0
 SHRINK_SHARE = 0.25     # of a run's minutes, the most the search leaves to the reduction
+# --vocabulary: the hand-written table, or the surface's ops (the surface scope they come from) beside it
+VOCABULARIES = {"default": None, "surface": "all", "surface.sample": "sample"}
 
 
 class _Done(Exception):
@@ -37,11 +39,13 @@ def versions() -> str:
 
 def search(execution: str, *, seed: int = 0, programs: int | None = None, minutes: float | None = None,
            caches: str = "off", shrink_attempts: int = shrink.MAX_ATTEMPTS, progress=None,
-           deadline: float | None = None, claim=None, stopper=None) -> dict:
+           deadline: float | None = None, claim=None, stopper=None, vocabulary: str = "default") -> dict:
     """Run the search and the reduction; returns the report. `deadline` (time.monotonic()) ends the whole run, by
     default `minutes` from now; `claim(key)` says whether this process reduces a verdict key (False: another
-    process of the campaign has it); `stopper` (interrupt.Stopper) names what interrupted the run."""
+    process of the campaign has it); `stopper` (interrupt.Stopper) names what interrupted the run; `vocabulary`:
+    the ops drawn, `default` (the hand-written table) or `surface` (copysuite.fuzz.surface_vocabulary)."""
     differential.configure(caches)
+    drawing = drawn_from(vocabulary)   # built before the clock starts: programs per second are the search's
     if caches == "on" and not os.environ.get("TORCHINDUCTOR_CACHE_DIR"):
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="copysuite-fuzz-cache-")
     limit = programs if programs is not None else 10 ** 9
@@ -60,7 +64,7 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
     @hypothesis_seed(seed)
     @settings(max_examples=limit, database=None, phases=[Phase.generate], deadline=None, derandomize=False,
               suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
-    @given(generate.programs())
+    @given(generate.programs(vocabulary=drawing))
     def one(program):
         nonlocal last
         if stopper is not None:
@@ -126,11 +130,21 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
     report = {"execution": execution, "seed": seed, "caches": caches, "versions": versions(),
               "torch": torch.__version__, "counts": counts, "search_seconds": round(searched, 1),
               "programs_per_second": round(counts["programs"] / searched, 2) if searched else None,
+              "vocabulary": vocabulary,
               "total_seconds": round(time.monotonic() - start, 1), "interrupted": interrupted,
               "keys_claimed_elsewhere": len(others),
               "findings": sorted(findings.values(), key=lambda f: (f["status"] != "new", f["key"]))}
     report["statements_per_finding"] = merge.statements(report["findings"])
     return report
+
+
+def drawn_from(vocabulary: str):
+    """The ops a program draws from: None for the hand-written table, else the surface vocabulary (built in this
+    process, its ops known to the statements that name them)."""
+    if VOCABULARIES[vocabulary] is None:
+        return None
+    from copysuite.fuzz import surface_vocabulary
+    return surface_vocabulary.vocabulary_of(VOCABULARIES[vocabulary])
 
 
 def add_finding(findings: dict, reduced, original, execution: str, caches: str, seed: int) -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from copysuite.fuzz import consumers, foreach, library, vocabulary
 
 OPS = {"custom_op": library.OPS, "foreach": foreach.OPS, "consumers": consumers.OPS}
-BY_NAME = {**vocabulary.BY_NAME, **{op.name: op for ops in OPS.values() for op in ops}}
-assert len(BY_NAME) == len(vocabulary.BY_NAME) + sum(map(len, OPS.values())), "a shape's op shadows another"
+vocabulary.register(op for ops in OPS.values() for op in ops)   # raises where a shape's op shadows another
+# the one table of ops by name: the vocabulary's, the shapes' and, once built, the surface vocabulary's
+BY_NAME = vocabulary.BY_NAME
 
 
 def prelude(ops) -> list[str]:

@@ -16,10 +16,10 @@ class Op:
     name: str
     kind: str          # the operator class
     template: str      # Python lines; `{out}` is bound by the last one
-    arity: int = 1     # operands: {x}, then {y}
+    arity: int = 1     # operands: {x}, then {y}, {z} and {w}
 
     def render(self, out: str, args: tuple) -> list[str]:
-        names = dict(zip("xy", args))
+        names = dict(zip("xyzw", args))
         return self.template.format(out=out, **names).splitlines()
 
 
@@ -132,6 +132,13 @@ OPS = (*VIEWS, *DTYPE_VIEWS, *INPLACE, *INPLACE_VIEWS, *AUTOGRAD, *COPIES, *NOOP
 BY_NAME = {op.name: op for op in OPS}
 assert len(BY_NAME) == len(OPS)
 KINDS = tuple(dict.fromkeys(op.kind for op in OPS))
+
+
+def register(ops) -> None:
+    """Make ops of another vocabulary (copysuite.fuzz.surface_vocabulary) known to the statements that name them."""
+    for op in ops:
+        if BY_NAME.setdefault(op.name, op) != op:
+            raise ValueError(f"two fuzz ops named {op.name}")
 
 # What a caller does to an input after the call, before backward (a program's `after`): a write under no_grad (as
 # an optimizer step writes a leaf) to the input, to a view of it, or through a detached alias, which shares its
