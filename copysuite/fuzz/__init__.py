@@ -2,7 +2,7 @@
 
 Hypothesis draws small straight-line programs over a few (possibly aliased) inputs from a vocabulary of the
 operator classes the specs check one at a time (`vocabulary`, `generate`), or with every op the operator surface
-checks beside them (`surface_ops`, `surface_vocabulary`, `vocabulary_report`), with opt-in program shapes beside
+checks beside them (`surface_ops`, `surface_vocabulary`, kept by `vocabulary_cache`, sized by `vocabulary_report`), with opt-in program shapes beside
 (custom operators `library`, foreach lists `foreach`, non-neutral reads `consumers`, all looked up by `shape_ops`;
 a module's state `state`; wrapper subclasses `subclasses`); each runs eagerly and under one
 execution (`differential`), and what a caller can observe of the call (`signature`) is compared. A difference that
