@@ -17,7 +17,8 @@ from copysuite.run.executions import EXECUTORS
 
 EXECUTION, PROGRAMS = "compile.aot_eager", 40
 opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
-                            reason="opt-in (COPYSUITE_FUZZ=1, a step of .ci/run): building from every OpInfo sample takes minutes")
+                            reason="opt-in (COPYSUITE_FUZZ=1, a step of .ci/run): building from every OpInfo sample "
+                                   "takes minutes")
 # why an op may be left out (copysuite.fuzz.surface_vocabulary, copysuite.fuzz.surface_ops): each a reason a
 # program cannot hold the op, not a difference it would show
 REASONS = re.compile(r"its input is no dense tensor|its values differ between two calls|refuses every probe input "
