@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 import torch
+import torch._functorch.config
 
 from copysuite.fuzz.record import RECORDS
 from copysuite.fuzz.signature import kind
@@ -79,6 +80,19 @@ RULES = (
          "torch.func transform runs is refused by design: torch.func computes gradients with its own transforms",
          "aten/src/ATen/functorch/DynamicLayer.cpp, FuncTorchTLS::checkSupportsInplaceRequiresGrad (\"This is "
          "unsupported, please attempt to use the functorch transforms\")"),
+    Rule("non_standard_bool_bytes", "a byte other than 0 or 1 written into bool memory through an integer dtype "
+         "view is a non-standard bool, which reads as True and has no other value: torch's own copies of a bool "
+         "tensor (clone, copy_, to) write it back as 1, and so does a compiled write-back of the bool input, so an "
+         "integer view of that memory may read 1 where eager's reads the byte written",
+         "https://github.com/pytorch/pytorch/issues/54789 (kernels assume 0 or 1; test_ops.py's "
+         "test_non_standard_bool_values, skipped under UBSAN as \"undefined behavior\", requires only that they "
+         "read as True)"),
+    Rule("donated_buffers_refuse_retain_graph", "AOTAutograd compiles the backward at its first call and, where "
+         "that call keeps no graph, donates its saved buffers: a later autograd.grad through the same compiled "
+         "backward with retain_graph=True is refused (\"compiled with non-empty donated buffers\"; "
+         "torch._functorch.config.donated_buffer switches it off)",
+         "https://github.com/pytorch/pytorch/pull/130580 (the donated buffer, raising when the graph is kept), "
+         "https://github.com/pytorch/pytorch/pull/139669 (on by default)"),
     # export
     Rule("requires_grad_not_traced", "export traces the tensor computation into a graph of ATen ops, and the "
          "exported module runs that graph: requires_grad_() (on an input or on another name for it) is no ATen op "
@@ -110,6 +124,11 @@ RULE_TESTS = {
     "functorch_refuses_requires_grad": lambda field, eager, other, run: (
         field == "call||raises" and run.execution == "functionalize"
         and "inside of a function being transformed by a functorch transform" in (run.other.error or "")),
+    "non_standard_bool_bytes": lambda field, eager, other, run: _bool_bytes(field, eager, other, run),
+    "donated_buffers_refuse_retain_graph": lambda field, eager, other, run: (
+        field.startswith("grad|") and other == "raises RuntimeError" and not str(eager).startswith("raises")
+        and run.execution in AOT_EXECUTIONS and getattr(torch._functorch.config, "donated_buffer", False)
+        and run.other.signature.get("backward||raises", "absent") is None),
     # export
     "requires_grad_not_traced": lambda field, eager, other, run: (
         run.execution == "export" and bool({"requires_grad_", "requires_grad_false"} & set(run.program.ops))
@@ -122,6 +141,18 @@ def _both_raise(field: str, eager, other, run) -> bool:
     if not (kind(field).endswith(".raises") and eager and other and "absent" not in (eager, other)):
         return False
     return field != "call||raises" or eager in run.other.error_classes
+
+
+def _bool_bytes(field: str, eager, other, run) -> bool:
+    section, subject, attribute = field.split("|")
+    if section != "out" or attribute != "values" or "view_uint8" not in run.program.ops:
+        return False
+    if run.eager.signature.get(f"out|{subject}|dtype") != "torch.uint8" or not any(
+            i.alias is None and i.dtype == "bool" for i in run.program.inputs):
+        return False
+    # only what writing a non-standard bool back as a bool does: each byte other than 0 or 1 read as 1
+    return (isinstance(eager, list) and isinstance(other, list) and len(eager) == len(other)
+            and all(e == o or (o == 1 and e not in (0, 1)) for e, o in zip(eager, other)))
 
 
 def _intermediate_view(field: str, run) -> bool:

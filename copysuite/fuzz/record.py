@@ -5,7 +5,8 @@ in registry order (file, then document order).
 
 A record explains one differing field when the execution and the installed torch are its own, the field's kind
 matches `kinds` (a regular expression), and, where given, the program uses one of `ops`, has aliased inputs
-(`aliased`), and the execution's exception matches `message`. An op name starting with @ names a set (`OP_SETS`).
+(`aliased`), and the execution's exception matches `message` (or the execution raised none: `execution_ran`). An op
+name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ class Record:
     # only fields about an output that eagerly is or shares memory with a written input
     written_input_alias: bool = False
     eager_message: str = ""  # only programs whose eager exception matches this
+    execution_ran: bool = False  # only programs whose call the execution ran without an exception
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -60,6 +62,8 @@ class Record:
         if self.written_input_alias and not aliases_written_input(field, run):
             return False
         if self.eager_message and not (run.eager.error and re.search(self.eager_message, run.eager.error)):
+            return False
+        if self.execution_ran and run.other.error:
             return False
         return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
 
@@ -114,7 +118,8 @@ def from_registry(record: registry.Record) -> Record:
                   entry=pattern.get("entry", ""),
                   caches=pattern.get("caches", False), subclass=pattern.get("subclass", False),
                   alias=pattern.get("alias", ""), written_input_alias=pattern.get("written_input_alias", False),
-                  eager_message=pattern.get("eager_message", ""))
+                  eager_message=pattern.get("eager_message", ""),
+                  execution_ran=pattern.get("execution_ran", False))
 
 
 RECORDS = tuple(from_registry(r) for r in registry.load().values() if r.fuzz)

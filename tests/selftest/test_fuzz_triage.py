@@ -1,0 +1,108 @@
+"""The triage of seed 1's five base-vocabulary findings (docs/notes.md): the rules `non_standard_bool_bytes` and
+`donated_buffers_refuse_retain_graph` and the records' conditions on hand-built runs; and, opt-in (COPYSUITE_FUZZ=1:
+each compiles its programs), each minimal program run eagerly and under compile.aot_eager and judged as the triage
+says, with the donated-buffer rule's cause switched off (torch._functorch.config.donated_buffer) to show that it is
+that cause."""
+import os
+from unittest import mock
+
+import pytest
+import torch
+import torch._functorch.config
+
+from copysuite.fuzz import differential, judging, model, signature
+from copysuite.fuzz.generate import Input, Program, Statement
+from copysuite.run.executions import EXECUTORS
+
+EXECUTION = "compile.aot_eager"
+needs_compile = pytest.mark.skipif(EXECUTORS[EXECUTION].skip_reason() is not None,
+                                   reason=str(EXECUTORS[EXECUTION].skip_reason()))
+opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
+                            reason="opt-in (COPYSUITE_FUZZ=1, a step of .ci/run): it compiles its programs")
+
+BOOL_BYTES = Program((Input("a", dtype="bool", shape=(2,)), Input("b", alias="a.transpose(0, -1)")),
+                     (Statement("t2", "view_uint8", ("b",)), Statement("t3", "add_", ("t2",)),
+                      Statement("t4", "reshape", ("t3",))), ("t4",))
+EXPANDED_LEAF = Program((Input("b", shape=(2, 4, 2), placement="as_strided", kind="leaf_requires_grad",
+                                      strided=(8, (0, 2, 1), 0)),),
+                        (Statement("t2", "scatter", ("b",)),), ("b", "t2"))
+COMPLEX_RELU = Program((Input("a", dtype="complex64", shape=(2, 4), kind="leaf_requires_grad"),),
+                       (Statement("t1", "relu", ("a",)),), ("t1",))
+DATA_ALIAS = Program((Input("b", shape=(1,)),), (Statement("t1", "data", ("b",)), Statement("t2", "neg_", ("t1",)),
+                                                Statement("t4", "requires_grad_", ("t1",))), ("t2",))
+UNUSED_SCATTER = Program((Input("a", dtype="complex64", shape=(4,)),
+                          Input("b", dtype="complex64", shape=(4,), kind="leaf_requires_grad")),
+                         (Statement("t2", "as_strided_", ("b",)), Statement("t4", "slice_scatter_from", ("a", "b"))),
+                         ("b",), mode="no_grad")
+
+
+def differences(run) -> dict:
+    return signature.differences(run.eager.signature, run.other.signature)
+
+
+def judged(program, differences, eager=None, other=None, execution=EXECUTION):
+    eager = eager or differential.Side({}, None)
+    run = differential.Run(program, eager, other or differential.Side({}, None), {}, execution)
+    return model.judge(run, execution, differences)
+
+
+def test_non_standard_bool_bytes_rule():
+    """A uint8 view of bool memory reading 1 where eager reads a byte other than 0 or 1 is by design; any other
+    value, or the same values without a bool input, is not."""
+    uint8 = differential.Side({"out|t4|dtype": "torch.uint8"}, None)
+    assert judged(BOOL_BYTES, {"out|t4|values": [[1, 2], [1, 1]]}, uint8).status == "by_design"
+    assert judged(BOOL_BYTES, {"out|t4|values": [[1, 2], [1, 3]]}, uint8).status == "new"
+    assert judged(BOOL_BYTES, {"out|t4|values": [[0, 1], [1, 1]]}, uint8).status == "new"
+    floats = Program((Input("a", shape=(2,)),), BOOL_BYTES.statements, ("t4",))
+    assert judged(floats, {"out|t4|values": [[1, 2], [1, 1]]}, uint8).status == "new"
+
+
+def test_donated_buffers_rule():
+    """autograd.grad refused by the execution is by design only where its backward ran first (compiled then, with
+    donated buffers), under AOTAutograd, and while donated buffers are on."""
+    grad = {"grad|t2~b|value": [[0.0, 1.0], "raises RuntimeError"]}
+    ran = differential.Side({"backward||raises": None}, None)
+    assert judged(EXPANDED_LEAF, grad, other=ran).status == "by_design"
+    assert judged(EXPANDED_LEAF, grad).status == "new"
+    assert judged(EXPANDED_LEAF, grad, other=ran, execution="compile.eager").status == "new"
+    with mock.patch.object(torch._functorch.config, "donated_buffer", False):
+        assert judged(EXPANDED_LEAF, grad, other=ran).status == "new"
+
+
+def test_unused_op_record_needs_the_execution_to_run():
+    """An unused op's eager error dropped (issue 160751) explains a compiled call that raised nothing, never one that
+    raised another class (relu's complex check, a record of its own)."""
+    eager = differential.Side({}, "NotImplementedError: clamp is not supported for complex types")
+    assert judged(COMPLEX_RELU, {"call||raises": ["NotImplementedError", None]}, eager).records == (
+        "unused_op_error_dropped",)
+    other = differential.Side({}, "TorchRuntimeError: relu does not support automatic differentiation for outputs "
+                                  "with complex dtype.", ("TorchRuntimeError", "RuntimeError", "Exception"))
+    both = judged(COMPLEX_RELU, {"call||raises": ["NotImplementedError", "TorchRuntimeError"]}, eager, other)
+    assert (both.status, both.records) == ("known", ("relu_complex_autograd_check_first",))
+
+
+@opt_in
+@needs_compile
+@pytest.mark.parametrize(("program", "status", "records"), [
+    (BOOL_BYTES, "by_design", ()),
+    (COMPLEX_RELU, "known", ("relu_complex_autograd_check_first",)),
+    (DATA_ALIAS, "known", ("data_write_version", "requires_grad_on_data_alias_lost")),
+    (UNUSED_SCATTER, "known", ("unused_op_error_dropped",)),
+], ids=["bool_bytes", "complex_relu", "data_alias", "unused_scatter"])
+def test_each_finding_is_judged_as_triaged(program, status, records):
+    run = differential.run(program, EXECUTION)
+    verdict = judging.judge(run, EXECUTION, differences(run))
+    assert (verdict.status, verdict.records) == (status, records), verdict
+
+
+@opt_in
+@needs_compile
+def test_the_expanded_leaf_grad_differs_by_donated_buffers_alone():
+    """The expanded leaf's autograd.grad after backward is refused compiled with donated buffers (by design), and
+    agrees with eager with them off: the rule's condition is the cause."""
+    run = differential.run(EXPANDED_LEAF, EXECUTION)
+    verdict = judging.judge(run, EXECUTION, differences(run))
+    assert verdict.allowed == {"grad|t2~b|value": "donated_buffers_refuse_retain_graph"}, verdict
+    with mock.patch.object(torch._functorch.config, "donated_buffer", False):
+        run = differential.run(EXPANDED_LEAF, EXECUTION)
+    assert "grad|t2~b|value" not in differences(run)
