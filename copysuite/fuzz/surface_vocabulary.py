@@ -126,6 +126,16 @@ def same(a, b) -> bool:
     return (a.shape, a.dtype, signature.values(a)) == (b.shape, b.dtype, signature.values(b))
 
 
+def escapes(result) -> bool:
+    """The result (its first tensor) views bytes past the end of its storage: a private op that checks no bounds
+    (`aten._reshape_alias` with sizes of another input), through which a write corrupts the process's heap."""
+    first = result[0] if isinstance(result, (tuple, list)) and result else result
+    if not isinstance(first, torch.Tensor) or first.layout != torch.strided or first.numel() == 0:
+        return False
+    last = first.storage_offset() + sum((n - 1) * s for n, s in zip(first.shape, first.stride()))
+    return (last + 1) * first.element_size() > first.untyped_storage().nbytes()
+
+
 def probe(form: Form, call) -> str | None:
     """Fill in the form's applied probes, result and template; returns why it is left out, or None."""
     for dtype, shape in PROBES:
@@ -135,6 +145,8 @@ def probe(form: Form, call) -> str | None:
         kind = kind_of(got[0])
         if kind is None:
             return f"returns a {type(got[0]).__name__}{layout(got[0])}, no tensor a program holds"
+        if escapes(got[0]):
+            return "views memory past the end of its storage (no bounds check: a write through it corrupts the heap)"
         again = outcome(form.text, form.slots, dtype, shape, 1)   # on each probe: memory left over may agree once
         if kind != "none" and (again is None or not same(got[0], again[0])):
             return "its values differ between two calls (random, or uninitialized memory)"
