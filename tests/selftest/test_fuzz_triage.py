@@ -1,16 +1,17 @@
-"""The triage of seed 1's five base-vocabulary findings (docs/notes.md): the rules `non_standard_bool_bytes` and
+"""The triage of seed 1's base-vocabulary findings (docs/notes.md): the rules `non_standard_bool_bytes` and
 `donated_buffers_refuse_retain_graph` and the records' conditions on hand-built runs; and, opt-in (COPYSUITE_FUZZ=1:
-each compiles its programs), each minimal program run eagerly and under compile.aot_eager and judged as the triage
-says, with the donated-buffer rule's cause switched off (torch._functorch.config.donated_buffer) to show that it is
-that cause."""
+each compiles its programs), each minimal program run eagerly and under compile.aot_eager (compile.inductor for the
+slice_scatter one) and judged as the triage says, with the donated-buffer rule's cause switched off
+(torch._functorch.config.donated_buffer) to show that it is that cause."""
 import os
 from unittest import mock
 
 import pytest
 import torch
 import torch._functorch.config
+from packaging.specifiers import SpecifierSet
 
-from copysuite.fuzz import differential, judging, model, signature
+from copysuite.fuzz import differential, judging, model, record, signature
 from copysuite.fuzz.generate import Input, Program, Statement
 from copysuite.run.executions import EXECUTORS
 
@@ -34,6 +35,18 @@ UNUSED_SCATTER = Program((Input("a", dtype="complex64", shape=(4,)),
                           Input("b", dtype="complex64", shape=(4,), kind="leaf_requires_grad")),
                          (Statement("t2", "as_strided_", ("b",)), Statement("t4", "slice_scatter_from", ("a", "b"))),
                          ("b",), mode="no_grad")
+
+# the findings met with the shapes between, after and custom_op, foreach or module (the second triage)
+OFFSET_WRITE = Program((Input("a", shape=(1,), placement="as_strided", strided=(3, (1,), 2)),),
+                       (Statement("t1", "scatter_", ("a",)), Statement("t2", "squeeze_", ("t1",))), ("t1",))
+SCATTER_RESULT_WRITE = Program((Input("a", shape=(2,), placement="as_strided", strided=(3, (2,), 0)),),
+                               (Statement("t1", "select_scatter", ("a",)), Statement("t5", "mul_", ("t1",))), ("t5",))
+ZERO_DIM_SLICE = Program((Input("a", shape=(1,)),),
+                         (Statement("t3", "fill_", ("count",)), Statement("t4", "scatter_", ("t3",))), ("a",),
+                         state=True)
+SLICE_SCATTER_SIZE = Program((Input("a", shape=(3,)), Input("b", shape=(1,))),
+                             (Statement("t1", "slice_scatter_from", ("a", "b")),), ("t1",))
+SLICE_MESSAGE = "slice() cannot be applied to a 0-dim tensor."
 
 
 def differences(run) -> dict:
@@ -81,6 +94,33 @@ def test_unused_op_record_needs_the_execution_to_run():
     assert (both.status, both.records) == ("known", ("relu_complex_autograd_check_first",))
 
 
+def test_zero_dim_slice_is_no_later_op_refusing_first():
+    """The slice of a 0-d tensor raising another class compiled is its own record, not compile_later_op_error_first
+    (an earlier op that raises only at run time, then a later op refusing while tracing)."""
+    eager = differential.Side({}, f"IndexError: {SLICE_MESSAGE}")
+    other = differential.Side({}, f"TorchRuntimeError: RuntimeError when making fake tensor call: {SLICE_MESSAGE}",
+                              ("TorchRuntimeError", "RuntimeError", "Exception"))
+    verdict = judged(ZERO_DIM_SLICE, {"call||raises": ["IndexError", "TorchRuntimeError"]}, eager, other)
+    assert (verdict.status, verdict.records) == ("known", ("slice_zero_dim_error_class",))
+
+
+def test_slice_scatter_record_needs_the_execution_to_run():
+    """inductor's broadcast of a slice_scatter source explains a compiled call that ran, never one that refused the
+    size (2.14's lowering)."""
+    eager = differential.Side({}, "RuntimeError: expected src to have a size equal to the slice of self.")
+    ran = judged(SLICE_SCATTER_SIZE, {"call||raises": ["RuntimeError", None]}, eager, execution="compile.inductor")
+    name = "inductor_slice_scatter_broadcasts_src"
+    assert (name in ran.records) == _in_range(name)
+    other = differential.Side({}, "InductorError: LoweringException", ("InductorError", "Exception"))
+    refused = judged(SLICE_SCATTER_SIZE, {"call||raises": ["RuntimeError", "InductorError"]}, eager, other,
+                     execution="compile.inductor")
+    assert name not in refused.records
+
+
+def _in_range(name: str) -> bool:
+    return record.TORCH in SpecifierSet(next(r for r in record.RECORDS if r.name == name).torch)
+
+
 @opt_in
 @needs_compile
 @pytest.mark.parametrize(("program", "status", "records"), [
@@ -88,7 +128,11 @@ def test_unused_op_record_needs_the_execution_to_run():
     (COMPLEX_RELU, "known", ("relu_complex_autograd_check_first",)),
     (DATA_ALIAS, "known", ("data_write_version", "requires_grad_on_data_alias_lost")),
     (UNUSED_SCATTER, "known", ("unused_op_error_dropped",)),
-], ids=["bool_bytes", "complex_relu", "data_alias", "unused_scatter"])
+    (OFFSET_WRITE, "known", ("inplace_view_after_write_offset_lost",)),
+    (SCATTER_RESULT_WRITE, "known", ("written_input_strides_scatter",)),
+    (ZERO_DIM_SLICE, "known", ("slice_zero_dim_error_class",)),
+], ids=["bool_bytes", "complex_relu", "data_alias", "unused_scatter", "offset_write", "scatter_result_write",
+        "zero_dim_slice"])
 def test_each_finding_is_judged_as_triaged(program, status, records):
     run = differential.run(program, EXECUTION)
     verdict = judging.judge(run, EXECUTION, differences(run))
@@ -106,3 +150,17 @@ def test_the_expanded_leaf_grad_differs_by_donated_buffers_alone():
     with mock.patch.object(torch._functorch.config, "donated_buffer", False):
         run = differential.run(EXPANDED_LEAF, EXECUTION)
     assert "grad|t2~b|value" not in differences(run)
+
+
+@opt_in
+@pytest.mark.skipif(EXECUTORS["compile.inductor"].skip_reason() is not None,
+                    reason=str(EXECUTORS["compile.inductor"].skip_reason()))
+def test_slice_scatter_source_size_under_inductor():
+    """Where the record's range holds (2.13), inductor runs a slice_scatter whose source does not fit the slice and
+    the record explains it; after it, the compile refuses the size with a RuntimeError, as eager does: by design."""
+    run = differential.run(SLICE_SCATTER_SIZE, "compile.inductor")
+    verdict = judging.judge(run, "compile.inductor", differences(run))
+    if _in_range("inductor_slice_scatter_broadcasts_src"):
+        assert "inductor_slice_scatter_broadcasts_src" in verdict.records, verdict
+    else:
+        assert verdict.status == "by_design" and run.other.error, verdict
