@@ -10,6 +10,7 @@ reduced or not.
 """
 from __future__ import annotations
 
+import faulthandler
 import os
 import platform
 import sys
@@ -45,6 +46,9 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
     process of the campaign has it); `stopper` (interrupt.Stopper) names what interrupted the run; `vocabulary`:
     the ops drawn, `default` (the hand-written table) or `surface` (copysuite.fuzz.surface_vocabulary)."""
     differential.configure(caches)
+    # a process killed by a memory error (SIGSEGV, SIGABRT: surface runs met both) prints the Python line it was
+    # running, the program's statement among them, instead of dying with an exit code alone
+    faulthandler.enable()
     drawing = drawn_from(vocabulary)   # built before the clock starts: programs per second are the search's
     if caches == "on" and not os.environ.get("TORCHINDUCTOR_CACHE_DIR"):
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="copysuite-fuzz-cache-")
