@@ -13,10 +13,10 @@ from unittest import mock
 
 import pytest
 import torch
-from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from copysuite.fuzz import command, differential, generate, judging, reproduction, shape_ops, signature, variants
 from copysuite.fuzz.generate import Input, Program, Statement
+from tests.selftest.drawn import drawn_programs
 
 SEARCH_PROGRAMS = 300
 opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
@@ -41,17 +41,7 @@ def one_statement(op: str, *inputs: Input) -> Program:
 
 
 def drawn_ops(count: int, shapes: tuple) -> set:
-    ops = set()
-
-    @seed(0)
-    @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(generate.programs(shapes=shapes))
-    def collect(program):
-        ops.update(program.ops)
-
-    collect()
-    return ops
+    return {op for program in drawn_programs(generate.programs(shapes=shapes), count) for op in program.ops}
 
 
 def test_each_op_shape_is_drawn_where_asked_for_only():

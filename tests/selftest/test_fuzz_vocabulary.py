@@ -9,11 +9,11 @@ import re
 
 import pytest
 import torch
-from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from copysuite.fuzz import command, generate, surface_ops, surface_vocabulary, vocabulary_report
 from copysuite.fuzz.generate import Input, Program, Statement
 from copysuite.run.executions import EXECUTORS
+from tests.selftest.drawn import drawn_programs
 
 EXECUTION, PROGRAMS = "compile.aot_eager", 40
 opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
@@ -33,17 +33,7 @@ def sample():
 
 
 def drawn(vocabulary, count: int, at: int = 0) -> list[str]:
-    texts = []
-
-    @seed(at)
-    @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(generate.programs(vocabulary=vocabulary))
-    def collect(program):
-        texts.append(program.text())
-
-    collect()
-    return texts
+    return [program.text() for program in drawn_programs(generate.programs(vocabulary=vocabulary), count, at)]
 
 
 def test_a_seed_draws_the_same_programs_from_the_surface_vocabulary(sample):
@@ -56,17 +46,8 @@ def test_a_seed_draws_the_same_programs_from_the_surface_vocabulary(sample):
 
 
 def statements(vocabulary, count, at):
-    found = []
-
-    @seed(at)
-    @settings(max_examples=count, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(generate.programs(vocabulary=vocabulary))
-    def collect(program):
-        found.extend(program.statements)
-
-    collect()
-    return found
+    return [statement for program in drawn_programs(generate.programs(vocabulary=vocabulary), count, at)
+            for statement in program.statements]
 
 
 def test_every_surface_op_prints_as_python_a_program_runs(sample):
