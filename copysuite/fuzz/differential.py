@@ -54,6 +54,7 @@ class Run:
     texts: dict                  # {"define": [...], "call": [...], "warm": [...]}: what ran under the execution
     execution: str = ""
     uncached: dict | None = None  # with the caches on, the judged program's signature compiled with them off
+    variant: str = ""            # the variant run (copysuite.fuzz.variants) where `execution` is its base
 
 
 def configure(caches: str) -> None:

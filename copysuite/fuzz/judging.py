@@ -37,7 +37,7 @@ def judge(run, execution: str, differences: dict) -> model.Verdict:
             own[field] = rule
         else:
             remaining[field] = [eager, other]
-    judged_run = dataclasses.replace(run, execution=base) if base != execution else run
+    judged_run = dataclasses.replace(run, execution=base, variant=execution) if base != execution else run
     verdict = model.judge(judged_run, base, remaining)
     if own:
         verdict.allowed.update(own)

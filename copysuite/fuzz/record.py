@@ -5,8 +5,9 @@ in registry order (file, then document order).
 
 A record explains one differing field when the execution and the installed torch are its own, the field's kind
 matches `kinds` (a regular expression), and, where given, the program uses one of `ops`, has aliased inputs
-(`aliased`), and the execution's exception matches `message` (or the execution raised none: `execution_ran`). An op
-name starting with @ names a set (`OP_SETS`).
+(`aliased`), and the execution's exception matches `message` (or the execution raised none: `execution_ran`); a
+`variant` (copysuite.fuzz.variants, judged as its base execution) limits it to runs of that variant. An op name
+starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
 
@@ -43,9 +44,12 @@ class Record:
     written_input_alias: bool = False
     eager_message: str = ""  # only programs whose eager exception matches this
     execution_ran: bool = False  # only programs whose call the execution ran without an exception
+    variant: str = ""            # only runs of this variant of the execution (`export.decomposed`)
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
+            return False
+        if self.variant and getattr(run, "variant", "") != self.variant:
             return False
         if self.caches and (run.uncached is None or run.uncached.get(field, "absent") == other):
             return False   # a caches record explains only what the same program compiled without them does not show
@@ -119,7 +123,7 @@ def from_registry(record: registry.Record) -> Record:
                   caches=pattern.get("caches", False), subclass=pattern.get("subclass", False),
                   alias=pattern.get("alias", ""), written_input_alias=pattern.get("written_input_alias", False),
                   eager_message=pattern.get("eager_message", ""),
-                  execution_ran=pattern.get("execution_ran", False))
+                  execution_ran=pattern.get("execution_ran", False), variant=pattern.get("variant", ""))
 
 
 RECORDS = tuple(from_registry(r) for r in registry.load().values() if r.fuzz)

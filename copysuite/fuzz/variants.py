@@ -3,17 +3,20 @@ tracers named explicitly (`export.strict`, `export.nonstrict`; the table's `expo
 export followed by `run_decompositions()` (`export.decomposed`), and torch.compile with `fullgraph=True` beside
 the default the fuzzer calls (`fullgraph=False`).
 
-Each varies one execution of the table (`base`) and is judged by that execution's rules and records, beside the rule
-of its own (`RULES`): with fullgraph=True, and under strict export, dynamo refuses what it cannot capture, which
-the documentation says it does. `executor(name)` answers for the table's executions and these alike.
+Each varies one execution of the table (`base`) and is judged by that execution's rules and records, beside the
+rules of its own (`RULES`): with fullgraph=True, and under strict export, dynamo refuses what it cannot capture, and
+run_decompositions() makes the inference IR, which keeps no autograd state, each as the documentation says.
+`executor(name)` answers for the table's executions and these alike.
 """
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass
 
 import torch
 
+from copysuite.fuzz.signature import kind
 from copysuite.run.executions import EXECUTORS
 
 
@@ -92,11 +95,56 @@ RULES = (
          "torch.compile's docstring, fullgraph (\"if there are graph breaks, then this will raise an error\"); "
          "torch.export.export's docstring, strict (\"TorchDynamo has limited Python feature coverage, thus you may "
          "experience more errors\")"),
+    Rule("inference_ir_autograd_state", ("export.decomposed",),
+         "run_decompositions() turns the exported program into the inference IR, a purely functional graph for "
+         "inference; only the training IR that export() returns is meant for eager autograd. What autograd records "
+         "(requires_grad, grad_fn, leaves, backward and autograd.grad, forward-mode AD, and a write that autograd "
+         "refuses on an output whose requires_grad differs) is not kept, and neither is autograd's view metadata "
+         "(`_is_view()`, `_base`) of an output whose memory sharing with every input and output is eager's",
+         "https://docs.pytorch.org/docs/stable/export.html, \"Export IR: Training vs Inference\" (Training IR: "
+         "\"can be used with eager PyTorch Autograd\"; Inference IR, ep.run_decompositions(): \"Purely "
+         "functional\", \"Inference deployment\"); Tensor._is_view and _base are autograd's view metadata "
+         "(torch/csrc/autograd/variable.h, AutogradMeta::is_view_)"),
 )
+
+# what autograd records of a run: the fields the inference IR does not keep
+AUTOGRAD_STATE = r"(in|out)\.requires_grad|out\.(grad_fn|is_leaf)|backward\..*|grad\.value|forward\..*|after\..*"
 
 
 def allowed(field: str, eager, other, run, execution: str) -> str | None:
     """The name of the variant's own rule that allows this difference, or None."""
-    refused = (field == "call||raises" and eager is None and other is not None
-               and "Unsupported" in run.other.error_classes)
-    return next((r.name for r in RULES if execution in r.executions and refused), None)
+    return next((r.name for r in RULES if execution in r.executions and TESTS[r.name](field, eager, other, run)),
+                None)
+
+
+def _autograd_state(field: str, run) -> bool:
+    section, subject, attribute = field.split("|")
+    if re.fullmatch(AUTOGRAD_STATE, kind(field)):
+        return True
+    if section == "write" and attribute == "raises":
+        sides = (run.eager.signature, run.other.signature)
+        return len({s.get(f"out|{subject}|requires_grad") for s in sides}) == 2
+    if section == "out" and attribute in ("is_view", "view_of"):
+        return _same_sharing(f"out:{subject}", run)
+    return False
+
+
+def _same_sharing(name: str, run) -> bool:
+    """Whether `name` shares memory with the same inputs and outputs on both sides, and a write to it reaches the
+    same ones where neither side's write raised."""
+    subject = name.split(":", 1)[1]
+    wrote = all(side.signature.get(f"write|{subject}|raises") is None for side in (run.eager, run.other))
+
+    def sharing(signature):
+        return {f: v for f, v in signature.items()
+                if (f.startswith("pair|") and f.endswith("|shares_storage") and name in f.split("|")[1].split("~"))
+                or (wrote and f.startswith(f"write|{subject}|reaches:"))}
+    return sharing(run.eager.signature) == sharing(run.other.signature)
+
+
+TESTS = {
+    "dynamo_refuses_whole_graph": lambda field, eager, other, run: (
+        field == "call||raises" and eager is None and other is not None
+        and "Unsupported" in run.other.error_classes),
+    "inference_ir_autograd_state": lambda field, eager, other, run: _autograd_state(field, run),
+}

@@ -51,7 +51,8 @@ def _explains(r, used) -> list:
                    + (f", ... ({len(cells) - 12} more)" if len(cells) > 12 else ""))
     if r.fuzz:
         out.append(f"fuzz differences of kind `{r.fuzz['kinds']}`"
-                   + (f" in programs using {', '.join(r.fuzz['ops'])}" if r.fuzz.get("ops") else ""))
+                   + (f" in programs using {', '.join(r.fuzz['ops'])}" if r.fuzz.get("ops") else "")
+                   + (f" under {r.fuzz['variant']} only" if r.fuzz.get("variant") else ""))
     return out
 
 

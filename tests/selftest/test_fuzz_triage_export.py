@@ -1,0 +1,114 @@
+"""The triage of the surface campaign's export.decomposed findings (docs/notes.md): the variant's rule
+`inference_ir_autograd_state` and the records of run_decompositions() (each naming its variant) on hand-built runs;
+a reproduction that shows a subclass output; and, opt-in (COPYSUITE_FUZZ=1: each exports its programs), one minimal
+program per record run eagerly and under export.decomposed, judged as the triage says, and the same program under
+export alone judged the same as eager."""
+import os
+
+import pytest
+import torch
+
+from copysuite.fuzz import differential, judging, reproduction, signature, variants
+from copysuite.fuzz.generate import Input, Program, Statement
+from copysuite.fuzz.record import RECORDS
+
+DECOMPOSED = "export.decomposed"
+needs_export = pytest.mark.skipif(variants.executor(DECOMPOSED).skip_reason() is not None,
+                                  reason=str(variants.executor(DECOMPOSED).skip_reason()))
+opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
+                            reason="opt-in (COPYSUITE_FUZZ=1, a step of .ci/run): it exports its programs")
+
+DETACH = Program((Input("a", shape=(3,), kind="leaf_requires_grad"),), (Statement("t1", "detach", ("a",)),), ("t1",))
+OUT_RESIZE = Program((Input("a", shape=(2,)), Input("b", shape=())), (Statement("t1", "out_add", ("a", "b")),),
+                     ("a",))
+# one minimal program per record, and what export.decomposed makes of it
+MINIMAL = {
+    "subclass_inner": (Program((Input("a", shape=(3,)), Input("b", alias="ConstantExtraMetadataTensor(a)")), (),
+                               ("a", "b")), "known", "export_decomposed_subclass_inner_input"),
+    "two_tensor_inner": (Program((Input("a", shape=(3,)), Input("b", alias="TwoTensor(a, a)")), (), ("a",)),
+                         "known", "export_decomposed_subclass_inner_input"),
+    "out_resize": (OUT_RESIZE, "known", "export_decomposed_out_resize_lost"),
+    "inplace_view": (Program((Input("a", shape=(3,)),), (Statement("t1", "transpose_", ("a",)),), ("t1",)),
+                     "known", "export_decomposed_inplace_view_of_input"),
+    "view_of_written": (Program((Input("a", shape=(3,)),), (Statement("t1", "add_", ("a",)),
+                                                          Statement("t2", "view_flat", ("t1",))), ("t2",)),
+                        "known", "export_decomposed_view_of_written_input"),
+    "detach": (DETACH, "by_design", None),
+    "dtype_view": (Program((Input("a", shape=(3, 2)),), (Statement("t1", "view_uint8", ("a",)),), ("t1",)),
+                   "by_design", None),
+}
+
+
+def judged(program, differences, execution=DECOMPOSED, eager=None, other=None):
+    run = differential.Run(program, differential.Side(eager or {}, None), differential.Side(other or {}, None), {},
+                           execution)
+    return judging.judge(run, execution, differences)
+
+
+def test_autograd_state_is_by_design_only_after_run_decompositions():
+    """requires_grad, grad_fn and backward of the inference IR are by design under export.decomposed, never under
+    export (whose training IR is meant for autograd)."""
+    autograd = {"out|t1|requires_grad": [False, True], "out|t1|grad_fn": [False, True], "backward||raises": [
+        "RuntimeError", None], "forward||raises": ["NotImplementedError", None]}
+    assert judged(DETACH, autograd).status == "by_design"
+    assert judged(DETACH, autograd, execution="export").status == "new"
+    assert judged(DETACH, {"out|t1|values": [[1.0], [2.0]]}).status == "new"
+
+
+def test_a_refused_write_is_autograd_state_only_where_requires_grad_differs():
+    write = {"write|t1|raises": [None, "RuntimeError"]}
+    differs = ({"out|t1|requires_grad": False}, {"out|t1|requires_grad": True})
+    assert judged(DETACH, write, eager=differs[0], other=differs[1]).status == "by_design"
+    assert judged(DETACH, write, eager=differs[0], other=differs[0]).status == "new"
+
+
+def test_view_metadata_is_autograd_state_only_where_the_memory_shared_is_eager():
+    """An output that is an autograd view on one side only, over the same memory, is by design; one that no longer
+    shares the input's memory (a view of the written value, not of the input) is not."""
+    view = {"out|t1|is_view": [False, True], "out|t1|view_of": [None, "in:a"]}
+    shares = {"pair|in:a~out:t1|shares_storage": True, "write|t1|raises": None, "write|t1|reaches:in:a": True}
+    assert judged(DETACH, view, eager=shares, other=shares).status == "by_design"
+    fresh = {**shares, "pair|in:a~out:t1|shares_storage": False, "write|t1|reaches:in:a": False}
+    assert judged(DETACH, view, eager=shares, other=fresh).status == "new"
+    refused = {**shares, "write|t1|raises": "RuntimeError"}   # a write refused on one side reaches nothing there
+    assert judged(DETACH, view, eager=shares, other={k: v for k, v in refused.items() if "reaches" not in k}
+                  ).status == "by_design"
+
+
+def test_a_record_of_run_decompositions_explains_only_its_variant():
+    geometry = {"in|b|geometry": [[[], [], 0], [[2], [1], 0]], "in|b|values": [[3.0], [3.0, 3.0]]}
+    verdict = judged(OUT_RESIZE, geometry)
+    assert (verdict.status, verdict.records) == ("known", ("export_decomposed_out_resize_lost",))
+    assert judged(OUT_RESIZE, geometry, execution="export").status == "new"
+
+
+def test_every_record_variant_is_a_variant():
+    named = {r.name: r.variant for r in RECORDS if r.variant}
+    assert named and all(v in variants.VARIANTS for v in named.values()), named
+
+
+def test_a_reproduction_shows_a_subclass_output(capsys):
+    """The reproduction's helper prints what it cannot read of a subclass (tolist() refuses one) instead of
+    stopping there."""
+    from torch.testing._internal.custom_tensor import ConstantExtraMetadataTensor
+    namespace = {"torch": torch}
+    exec(reproduction.SHOW, namespace)   # noqa: S102 - the helper every reproduction starts with
+    wrapped = ConstantExtraMetadataTensor(torch.arange(2.0))
+    assert namespace["values"](wrapped).startswith("unreadable: ")
+    plain = torch.arange(3.0)
+    namespace["show"]("eager", [("b", wrapped), ("t1", plain[1:])], [("b", wrapped), ("a", plain)])
+    printed = capsys.readouterr().out
+    assert "eager b ConstantExtraMetadataTensor" in printed and "eager b is b" in printed
+    assert "eager t1 shares storage with a" in printed and "eager b shares" not in printed
+
+
+@opt_in
+@needs_export
+@pytest.mark.parametrize("name", MINIMAL)
+def test_each_minimal_program_is_judged_as_triaged(name):
+    program, status, record = MINIMAL[name]
+    run = differential.run(program, DECOMPOSED)
+    verdict = judging.judge(run, DECOMPOSED, signature.differences(run.eager.signature, run.other.signature))
+    assert verdict.status == status and (record is None or record in verdict.records), verdict
+    plain = differential.run(program, "export")
+    assert not signature.differences(plain.eager.signature, plain.other.signature)
