@@ -101,6 +101,12 @@ RULES = (
          "backward, autograd.grad, and a call that autograd refuses, e.g. resize_ of a tensor that requires grad)",
          "torch/export/__init__.py, export() (\"a traced graph representing only the Tensor computation\"); "
          "aten/src/ATen/native/native_functions.yaml, requires_grad_ (manual_cpp_binding)"),
+    Rule("export_specializes_to_shapes", "the exported module is specialized to the shapes of the inputs it was "
+         "exported for: called again after a write between the calls changed an input's shape (transpose_ of a "
+         "non-square input), its guards refuse the input (\"Guard failed\"), where eager runs",
+         "https://docs.pytorch.org/docs/stable/export.html, Expressing Dynamism (\"specializing the exported program "
+         "to those dimensions. One consequence of this is that at runtime, the program won't work on inputs with "
+         "different shapes, even if they're valid in eager mode\")"),
 )
 
 # what a tensor's requires_grad decides: its own flags, a write to it, backward and autograd.grad through it
@@ -134,6 +140,9 @@ RULE_TESTS = {
         run.execution == "export" and bool({"requires_grad_", "requires_grad_false"} & set(run.program.ops))
         and (re.fullmatch(AUTOGRAD_STATE, kind(field)) is not None
              or (field == "call||raises" and eager is None and re.search(r"requires? grad", run.other.error or "")))),
+    "export_specializes_to_shapes": lambda field, eager, other, run: (
+        field == "call||raises" and eager is None and run.execution == "export" and bool(run.program.between)
+        and "Guard failed" in (run.other.error or "")),
 }
 
 

@@ -82,6 +82,20 @@ def test_a_record_of_run_decompositions_explains_only_its_variant():
     assert judged(OUT_RESIZE, geometry, execution="export").status == "new"
 
 
+def test_a_guard_refusing_a_reshaped_input_is_by_design_only_between_two_calls():
+    """The module is exported once and called again after the write between the calls: a guard refusing the input
+    the write transposed is the documented specialization; the same error on a single call is not."""
+    program = Program((Input("a", shape=(2, 1)),), (Statement("t1", "ellipsis", ("a",)),), ("t1",),
+                      between=("transpose_", "a"))
+    guard = differential.Side({}, "AssertionError: Guard failed: a.size()[0] == 2", ("AssertionError", "Exception"))
+    assert judged(program, {"call||raises": [None, "AssertionError"]}, other=guard.signature).status == "new"
+    run = differential.Run(program, differential.Side({}, None), guard, {}, DECOMPOSED)
+    assert judging.judge(run, DECOMPOSED, {"call||raises": [None, "AssertionError"]}).status == "by_design"
+    once = differential.Run(Program(program.inputs, program.statements, ("t1",)), differential.Side({}, None), guard,
+                            {}, "export")
+    assert judging.judge(once, "export", {"call||raises": [None, "AssertionError"]}).status == "new"
+
+
 def test_every_record_variant_is_a_variant():
     named = {r.name: r.variant for r in RECORDS if r.variant}
     assert named and all(v in variants.VARIANTS for v in named.values()), named
