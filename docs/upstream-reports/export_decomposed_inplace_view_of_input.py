@@ -7,8 +7,9 @@ metadata (a 2-d input) the decomposed module raises at the call (AttributeError:
 received a metadata mutation ... currently banned in the aot_export workflow", torch/_functorch/aot_autograd.py),
 but run_decompositions() raises neither that error at decomposition time nor runs the program. Found by
 `python -m copysuite fuzz --vocabulary surface --execution export.decomposed` (seeds 5103, 5203: a module's buffers
-`count` and `running`, a LoggingTensor input); seen on torch 2.13.0 and 2.14.1. No upstream report found (closest:
-PR 111554, metadata mutations that cancel out; issue 195993)."""
+`count` and `running`, a LoggingTensor input; `c.resize_(1)` of a (2, 3) input, where run_decompositions() itself
+raises AssertionError "len(mutations) (0) != num_mutated_inp_runtime_indices (1)"); seen on torch 2.13.0 and 2.14.1.
+No upstream report found (closest: PR 111554, metadata mutations that cancel out; issue 195993)."""
 import sys
 import torch
 
@@ -18,14 +19,20 @@ class Program(torch.nn.Module):
         return a.transpose_(0, -1)
 
 
-def run(name, make, how):
+class Resize(torch.nn.Module):
+    def forward(self, a):
+        a.resize_(1)
+        return a
+
+
+def run(name, make, how, program=Program):
     a = make()
     version = a._version
     try:
         if how == "eager":
-            out = Program()(a)
+            out = program()(a)
         else:
-            ep = torch.export.export(Program(), (make(),))
+            ep = torch.export.export(program(), (make(),))
             out = (ep.run_decompositions() if how == "decomposed" else ep).module()(a)
     except Exception as exc:  # noqa: BLE001 - an error where eager returns is the report
         print(f"torch {torch.__version__} {name} {how}: raised {type(exc).__name__}: {str(exc).splitlines()[0][:80]}")
@@ -37,11 +44,13 @@ def run(name, make, how):
 
 
 differs = []
-for name, make in (("1-d input", lambda: torch.arange(3.0)), ("0-d input", lambda: torch.tensor(0)),
-                   ("2-d input", lambda: torch.arange(6.0).reshape(2, 3))):
-    eager = run(name, make, "eager")
+for name, make, program in (("1-d input", lambda: torch.arange(3.0), Program),
+                            ("0-d input", lambda: torch.tensor(0), Program),
+                            ("2-d input", lambda: torch.arange(6.0).reshape(2, 3), Program),
+                            ("resize_ of a 2-d input", lambda: torch.arange(6.0).reshape(2, 3), Resize)):
+    eager = run(name, make, "eager", program)
     for how in ("exported", "decomposed"):
-        if run(name, make, how) != eager:
+        if run(name, make, how, program) != eager:
             differs.append(f"{name} {how}")
 print("differs:", ", ".join(differs) or "none")
 # the bug: after run_decompositions() the in-place view op of an input is not replayed as eager runs it
