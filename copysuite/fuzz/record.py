@@ -5,7 +5,8 @@ in registry order (file, then document order).
 
 A record explains one differing field when the execution and the installed torch are its own, the field's kind
 matches `kinds` (a regular expression), and, where given, the program uses one of `ops`, has aliased inputs
-(`aliased`), and the execution's exception matches `message` (or the execution raised none: `execution_ran`); a
+(`aliased`), and, for a `call.raises` field, the execution's exception matches `message` (or the execution raised
+none: `execution_ran`); a
 `variant` (copysuite.fuzz.variants, judged as its base execution) limits it to runs of that variant. An op name
 starting with @ names a set (`OP_SETS`).
 """
@@ -69,7 +70,9 @@ class Record:
             return False
         if self.execution_ran and run.other.error:
             return False
-        return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
+        if not self.message or kind(field) != "call.raises":   # a run that raised has no other field to match
+            return True
+        return bool(run.other.error and re.search(self.message, run.other.error))
 
 
 def named_ops(program) -> set:

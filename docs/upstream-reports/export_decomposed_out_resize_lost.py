@@ -3,8 +3,9 @@ result 0-d): eagerly `a` is resized to the result's shape (with the deprecation 
 elements), and so it is in the module of torch.export.export; after `run_decompositions()` the functional graph
 returns the 0-d result as the mutation of `a`, and the module copies it into `a` with its old shape kept: `a` reads
 [[3, 3], [3, 3]] where eagerly it is the 0-d 3 (silently; the same for `any`, `amin`, `all` with `keepdim`). An empty
-out (the resize that is not deprecated) makes the decomposed module raise at the call ("The size of tensor a (0) must
-match the size of tensor b (2)"). Found by `python -m copysuite fuzz --vocabulary surface --execution
+out (the resize that is not deprecated), or one the result does not broadcast into, makes the decomposed module raise
+at the call ("The size of tensor a (0) must match the size of tensor b (2)"; "output with shape [1] doesn't match the
+broadcast shape [2]"). Found by `python -m copysuite fuzz --vocabulary surface --execution
 export.decomposed` (seeds 5103, 5203, where the out was the op's own input); seen on torch 2.13.0 and 2.14.1. No
 upstream report found (closest: issue 195993, run_decompositions returning a mutated input's new value; the ban
 of input metadata mutations in aot_export, torch/_functorch/aot_autograd.py, which this resize does not reach)."""
@@ -17,7 +18,7 @@ warnings.simplefilter("ignore")   # the deprecation of resizing an out with elem
 
 class Program(torch.nn.Module):
     def forward(self, x, a):
-        torch.amax(x, dim=0 if a.numel() == 0 else None, out=a)
+        torch.amax(x, dim=0 if a.numel() != 4 else None, out=a)
         return a
 
 
@@ -37,7 +38,8 @@ def run(how, out):
 
 
 differs = []
-for name, out in (("out with elements", lambda: torch.zeros(2, 2)), ("empty out", lambda: torch.zeros(0))):
+for name, out in (("out with elements", lambda: torch.zeros(2, 2)), ("empty out", lambda: torch.zeros(0)),
+                  ("out too small", lambda: torch.zeros(1))):
     eager = run("eager", out)
     for how in ("exported", "decomposed"):
         if run(how, out) != eager:

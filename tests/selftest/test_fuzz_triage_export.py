@@ -96,6 +96,19 @@ def test_a_guard_refusing_a_reshaped_input_is_by_design_only_between_two_calls()
     assert judging.judge(once, "export", {"call||raises": [None, "AssertionError"]}).status == "new"
 
 
+def test_a_record_message_is_asked_of_a_raising_call_only():
+    """A record with a message explains its other kinds where the call ran (no exception to match) and a raising
+    call only where the exception matches."""
+    raises = {"call||raises": [None, "RuntimeError"]}
+    broadcast = "RuntimeError: output with shape [1] doesn't match the broadcast shape [2]"
+    matched = differential.Run(OUT_RESIZE, differential.Side({}, None), differential.Side({}, broadcast), {},
+                               DECOMPOSED)
+    assert judging.judge(matched, DECOMPOSED, raises).records == ("export_decomposed_out_resize_lost",)
+    other = differential.Run(OUT_RESIZE, differential.Side({}, None), differential.Side({}, "RuntimeError: other"),
+                             {}, DECOMPOSED)
+    assert judging.judge(other, DECOMPOSED, raises).status == "new"
+
+
 def test_every_record_variant_is_a_variant():
     named = {r.name: r.variant for r in RECORDS if r.variant}
     assert named and all(v in variants.VARIANTS for v in named.values()), named
