@@ -5,10 +5,12 @@ returns the 0-d result as the mutation of `a`, and the module copies it into `a`
 [[3, 3], [3, 3]] where eagerly it is the 0-d 3 (silently; the same for `any`, `amin`, `all` with `keepdim`). An empty
 out (the resize that is not deprecated), or one the result does not broadcast into, makes the decomposed module raise
 at the call ("The size of tensor a (0) must match the size of tensor b (2)"; "output with shape [1] doesn't match the
-broadcast shape [2]"). Found by `python -m copysuite fuzz --vocabulary surface --execution
-export.decomposed` (seeds 5103, 5203, where the out was the op's own input); seen on torch 2.13.0 and 2.14.1. No
-upstream report found (closest: issue 195993, run_decompositions returning a mutated input's new value; the ban
-of input metadata mutations in aot_export, torch/_functorch/aot_autograd.py, which this resize does not reach)."""
+broadcast shape [2]"), and so does an expanded out, which eager's resize makes a 0-d tensor of its own ("more than one
+element of the written-to tensor refers to a single memory location"). Found by `python -m copysuite fuzz
+--vocabulary surface --execution export.decomposed` (seeds 5103, 5203, where the out was the op's own input); seen on
+torch 2.13.0 and 2.14.1. No upstream report found (closest: issue 195993, run_decompositions returning a mutated
+input's new value; the ban of input metadata mutations in aot_export, torch/_functorch/aot_autograd.py, which this
+resize does not reach)."""
 import sys
 import warnings
 import torch
@@ -39,7 +41,7 @@ def run(how, out):
 
 differs = []
 for name, out in (("out with elements", lambda: torch.zeros(2, 2)), ("empty out", lambda: torch.zeros(0)),
-                  ("out too small", lambda: torch.zeros(1))):
+                  ("out too small", lambda: torch.zeros(1)), ("expanded out", lambda: torch.zeros(1).expand(2, 2))):
     eager = run("eager", out)
     for how in ("exported", "decomposed"):
         if run(how, out) != eager:
