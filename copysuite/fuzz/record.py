@@ -4,7 +4,8 @@ suite checks it, the spec entry (`entry`) whose cells show the same bug. `RECORD
 in registry order (file, then document order).
 
 A record explains one differing field when the execution and the installed torch are its own, the field's kind
-matches `kinds` (a regular expression), and, where given, the program uses one of `ops`, has aliased inputs
+matches `kinds` (a regular expression), and, where given, the program uses one of `ops` (one of them called with one
+variable as two of its operands: `repeated_operand`, an out= form whose out is its input), has aliased inputs
 (`aliased`), and the execution's exception matches `message` (or the execution raised none: `execution_ran`). An op
 name starting with @ names a set (`OP_SETS`).
 """
@@ -43,6 +44,7 @@ class Record:
     written_input_alias: bool = False
     eager_message: str = ""  # only programs whose eager exception matches this
     execution_ran: bool = False  # only programs whose call the execution ran without an exception
+    repeated_operand: bool = False  # only programs calling an op of `ops` with one variable as two of its operands
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -52,6 +54,9 @@ class Record:
         if not re.fullmatch(self.kinds, kind(field)):
             return False
         if self.ops and not set(self.ops) & named_ops(run.program):
+            return False
+        if self.repeated_operand and not any(set(self.ops) & set(named_ops_of(s.op)) and len(set(s.args)) < len(s.args)
+                                             for s in run.program.statements):
             return False
         if self.subclass and not run.program.wraps_subclass:
             return False
@@ -72,7 +77,12 @@ def named_ops(program) -> set:
     """The program's ops, each surface op (`surface.CLASS:OP/HASH`, copysuite.fuzz.surface_vocabulary) also by its
     name without the form (its forms differ between releases, the op does not) and by its class alone
     (`surface.functional`: every op of the class), as a record names it."""
-    return {name for op in program.ops for name in (op, op.rsplit("/", 1)[0], op.split(":")[0])}
+    return {name for op in program.ops for name in named_ops_of(op)}
+
+
+def named_ops_of(op: str) -> tuple:
+    """One op by each name a record may give it (named_ops)."""
+    return op, op.rsplit("/", 1)[0], op.split(":")[0]
 
 
 def outputs_in(field: str) -> set:
@@ -119,7 +129,8 @@ def from_registry(record: registry.Record) -> Record:
                   caches=pattern.get("caches", False), subclass=pattern.get("subclass", False),
                   alias=pattern.get("alias", ""), written_input_alias=pattern.get("written_input_alias", False),
                   eager_message=pattern.get("eager_message", ""),
-                  execution_ran=pattern.get("execution_ran", False))
+                  execution_ran=pattern.get("execution_ran", False),
+                  repeated_operand=pattern.get("repeated_operand", False))
 
 
 RECORDS = tuple(from_registry(r) for r in registry.load().values() if r.fuzz)
