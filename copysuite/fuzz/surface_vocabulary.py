@@ -37,12 +37,6 @@ PROBES = (("float32", (2, 3)), ("float32", (3, 4)), ("float32", (4,)), ("float32
           ("complex64", (2, 3)), ("bool", (2, 2)))
 SCATTER_INDEX = re.compile(r"scatter|index|gather|^put_?$|^take|^masked_")
 PREFIX = "surface."
-# ops whose schema holds only for an argument no program variable can be, each with the source that says so: what
-# an execution does with another argument is no difference of torch's
-OUT_OF_CONTRACT = {
-    "lift_fresh": "its argument must be fresh, the tensor torch.tensor() just made and nothing else holds; a trace "
-                  "must turn it into lift_fresh_copy (aten/src/ATen/native/native_functions.yaml, lift_fresh)",
-}
 
 
 def group(cls: str, name: str) -> str:
@@ -191,9 +185,6 @@ def build(scope: str = "all") -> Vocabulary:
         if call.op not in classes or call.cls not in classes[call.op].classes:
             continue
         key = f"{call.cls}:{call.op}"
-        if call.op in OUT_OF_CONTRACT:
-            why.setdefault(key, OUT_OF_CONTRACT[call.op])
-            continue
         try:
             form = forms_of(call)
             reason = probe(form, call)
