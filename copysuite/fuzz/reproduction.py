@@ -12,19 +12,35 @@ import torch
 from copysuite.fuzz.differential import cache_lines, call_lines
 
 SHOW = '''
+def values(t):
+    """The first values, or why they cannot be read (a subclass refuses tolist(); memory resized away)."""
+    try:
+        return t.detach().reshape(-1)[:8].tolist()
+    except Exception as exc:
+        return f"unreadable: {type(exc).__name__}"
+
+
 def show(side, outputs, inputs):
     """What a caller sees: each output's geometry, view and autograd state, values; the inputs after; sharing."""
     for name, t in outputs:
-        print(side, name, tuple(t.shape), t.stride(), t.storage_offset(), "view" if t._is_view() else "not a view",
-              "requires_grad" if t.requires_grad else "", "leaf" if t.is_leaf else "non-leaf",
-              t.detach().reshape(-1)[:8].tolist())
+        print(side, name, "" if type(t) is torch.Tensor else type(t).__name__, tuple(t.shape), t.stride(),
+              t.storage_offset(), "view" if t._is_view() else "not a view",
+              "requires_grad" if t.requires_grad else "", "leaf" if t.is_leaf else "non-leaf", values(t))
     for name, t in inputs:
-        print(side, "input", name, "version", t._version, t.detach().reshape(-1)[:8].tolist())
+        print(side, "input", name, "version", t._version, values(t))
     named = outputs + inputs
     for i, (n1, t1) in enumerate(named):
         for n2, t2 in named[i + 1:]:
-            if t1.untyped_storage().data_ptr() == t2.untyped_storage().data_ptr():
+            if t1 is t2 or (storage(t1) is not None and storage(t1) == storage(t2)):
                 print(side, n1, "is" if t1 is t2 else "shares storage with", n2)
+
+
+def storage(t):
+    """Where its memory starts, or None where it has none a caller can see (a wrapper subclass)."""
+    try:
+        return t.untyped_storage().data_ptr()
+    except Exception:
+        return None
 '''
 
 

@@ -4,8 +4,9 @@ in its class, as fuzz ops (copysuite.fuzz.vocabulary.Op) beside the hand-written
 Each surface call becomes an expression over the program's variables (copysuite.fuzz.surface_ops) and is probed
 eagerly on a few inputs of the kinds a program holds (PROBES): where none applies, the op's result is unknown and
 the form is left out; where the op's values differ between two calls (a random op, uninitialized memory), eager and
-an execution cannot be compared and the form is left out. A form that refuses some probes is kept: a program's
-variable of that kind makes eager raise, and the execution must raise too. Each (class, op name) keeps up to
+an execution cannot be compared and the form is left out; so is an op whose documented precondition no program's
+variable meets (PRECONDITIONS: lift_fresh, whose argument must be fresh). A form that refuses some probes is kept:
+a program's variable of that kind makes eager raise, and the execution must raise too. Each (class, op name) keeps up to
 MAX_FORMS forms, those that apply to the most probes first, each named `surface.CLASS:OP/HASH` by its template;
 every op left out is listed with its reason.
 
@@ -37,6 +38,12 @@ PROBES = (("float32", (2, 3)), ("float32", (3, 4)), ("float32", (4,)), ("float32
           ("complex64", (2, 3)), ("bool", (2, 2)))
 SCATTER_INDEX = re.compile(r"scatter|index|gather|^put_?$|^take|^masked_")
 PREFIX = "surface."
+# ops whose documented precondition no program's variable meets: a tracer may rely on it, so what they do to an
+# input says nothing of copy semantics
+PRECONDITIONS = {
+    "lift_fresh": "its argument must be fresh, newly allocated by torch.tensor(), and a traced lift_fresh becomes "
+                  "lift_fresh_copy (aten/src/ATen/native/native_functions.yaml, the comment above lift_fresh)",
+}
 
 
 def group(cls: str, name: str) -> str:
@@ -185,6 +192,9 @@ def build(scope: str = "all") -> Vocabulary:
         if call.op not in classes or call.cls not in classes[call.op].classes:
             continue
         key = f"{call.cls}:{call.op}"
+        if call.op in PRECONDITIONS:
+            why.setdefault(key, PRECONDITIONS[call.op])
+            continue
         try:
             form = forms_of(call)
             reason = probe(form, call)
