@@ -6,7 +6,8 @@ in registry order (file, then document order).
 A record explains one differing field when the execution and the installed torch are its own, the field's kind
 matches `kinds` (a regular expression), and, where given, the program uses one of `ops` (one of them called with one
 variable as two of its operands: `repeated_operand`, an out= form whose out is its input), has aliased inputs
-(`aliased`), and the execution's exception matches `message` (or the execution raised none: `execution_ran`). An op
+(`aliased`), the execution's exception matches `message` (or the execution raised none: `execution_ran`), and the
+field is None eagerly and all zeros under the execution (`zeros_for_none`: a gradient eager leaves undefined). An op
 name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Record:
     eager_message: str = ""  # only programs whose eager exception matches this
     execution_ran: bool = False  # only programs whose call the execution ran without an exception
     repeated_operand: bool = False  # only programs calling an op of `ops` with one variable as two of its operands
+    zeros_for_none: bool = False  # only fields None eagerly and all zeros under the execution (an undefined gradient)
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -69,6 +71,9 @@ class Record:
         if self.eager_message and not (run.eager.error and re.search(self.eager_message, run.eager.error)):
             return False
         if self.execution_ran and run.other.error:
+            return False
+        if self.zeros_for_none and not (eager is None and isinstance(other, list) and other
+                                        and all(v == 0 for v in other)):
             return False
         return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
 
@@ -130,7 +135,8 @@ def from_registry(record: registry.Record) -> Record:
                   alias=pattern.get("alias", ""), written_input_alias=pattern.get("written_input_alias", False),
                   eager_message=pattern.get("eager_message", ""),
                   execution_ran=pattern.get("execution_ran", False),
-                  repeated_operand=pattern.get("repeated_operand", False))
+                  repeated_operand=pattern.get("repeated_operand", False),
+                  zeros_for_none=pattern.get("zeros_for_none", False))
 
 
 RECORDS = tuple(from_registry(r) for r in registry.load().values() if r.fuzz)
