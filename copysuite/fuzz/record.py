@@ -7,7 +7,8 @@ A record explains one differing field when the execution and the installed torch
 matches `kinds` (a regular expression), and, where given, the program uses one of `ops` (one of them called with one
 variable as two of its operands: `repeated_operand`, an out= form whose out is its input), has aliased inputs
 (`aliased`), the execution's exception matches `message` (or the execution raised none: `execution_ran`), and the
-field is None eagerly and all zeros under the execution (`zeros_for_none`: a gradient eager leaves undefined). An op
+field is None eagerly and all zeros under the execution (`zeros_for_none`: a gradient eager leaves undefined), or, for a
+`raises` field, names the exception the execution raised (`raised_by_execution`: not a step it never reached). An op
 name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
@@ -47,6 +48,7 @@ class Record:
     execution_ran: bool = False  # only programs whose call the execution ran without an exception
     repeated_operand: bool = False  # only programs calling an op of `ops` with one variable as two of its operands
     zeros_for_none: bool = False  # only fields None eagerly and all zeros under the execution (an undefined gradient)
+    raised_by_execution: bool = False  # only `raises` fields whose execution side names an exception (not absent)
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -74,6 +76,8 @@ class Record:
             return False
         if self.zeros_for_none and not (eager is None and isinstance(other, list) and other
                                         and all(v == 0 for v in other)):
+            return False
+        if self.raised_by_execution and not (isinstance(other, str) and other != "absent"):
             return False
         return not self.message or bool(run.other.error and re.search(self.message, run.other.error))
 
@@ -136,7 +140,8 @@ def from_registry(record: registry.Record) -> Record:
                   eager_message=pattern.get("eager_message", ""),
                   execution_ran=pattern.get("execution_ran", False),
                   repeated_operand=pattern.get("repeated_operand", False),
-                  zeros_for_none=pattern.get("zeros_for_none", False))
+                  zeros_for_none=pattern.get("zeros_for_none", False),
+                  raised_by_execution=pattern.get("raised_by_execution", False))
 
 
 RECORDS = tuple(from_registry(r) for r in registry.load().values() if r.fuzz)

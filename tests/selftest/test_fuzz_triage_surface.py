@@ -46,6 +46,17 @@ def test_a_gradient_of_zeros_is_known_only_where_eager_left_none():
     assert judged(program, {"backward|leaf_c|grad": [[1.0, 1.0], [0.0, 0.0]]}).status == "new"
 
 
+def test_a_compiled_backward_refusal_is_known_only_where_the_execution_raised():
+    """A backward refused compiled after an in-place op on an input (record inplace_input_saved_backward_compiled);
+    a backward the execution never ran (`absent`: its output did not require grad) is no such refusal."""
+    program = Program((Input("b", shape=ONE, kind="nonleaf"),),
+                      (Statement("t1", "surface.inplace:abs_/a834c0d3", ("b",)),), ("t1",))
+    raised = judged(program, {"backward||raises": [None, "RuntimeError"]})
+    assert raised.records == ("inplace_input_saved_backward_compiled",)
+    never_ran = judged(program, {"backward||raises": [None, "absent"]})
+    assert "inplace_input_saved_backward_compiled" not in never_ran.records
+
+
 # each reduced program of the campaign's reports, its execution, and what the triage says of it
 STRIDED = {"placement": "strided", "kind": "nonleaf"}
 REDUCED = [
