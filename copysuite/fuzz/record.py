@@ -4,11 +4,13 @@ suite checks it, the spec entry (`entry`) whose cells show the same bug. `RECORD
 in registry order (file, then document order).
 
 A record explains one differing field when the execution and the installed torch are its own, the field's kind
-matches `kinds` (a regular expression), and, where given, the program uses one of `ops`, has aliased inputs
-(`aliased`), and, for a `call.raises` field, the execution's exception matches `message` (or the execution raised
-none: `execution_ran`); a
-`variant` (copysuite.fuzz.variants, judged as its base execution) limits it to runs of that variant. An op name
-starting with @ names a set (`OP_SETS`).
+matches `kinds` (a regular expression), and, where given, the program uses one of `ops` (one of them called with one
+variable as two of its operands: `repeated_operand`, an out= form whose out is its input), has aliased inputs
+(`aliased`), for a `call.raises` field the execution's exception matches `message` (or the execution raised none:
+`execution_ran`), the field is None eagerly and all zeros under the execution (`zeros_for_none`: a gradient eager
+leaves undefined), or, for a `raises` field, names the exception the execution raised (`raised_by_execution`: not a
+step it never reached); a `variant` (copysuite.fuzz.variants, judged as its base execution) limits it to runs of that
+variant. An op name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
 
@@ -46,6 +48,9 @@ class Record:
     eager_message: str = ""  # only programs whose eager exception matches this
     execution_ran: bool = False  # only programs whose call the execution ran without an exception
     variant: str = ""            # only runs of this variant of the execution (`export.decomposed`)
+    repeated_operand: bool = False  # only programs calling an op of `ops` with one variable as two of its operands
+    zeros_for_none: bool = False  # only fields None eagerly and all zeros under the execution (an undefined gradient)
+    raised_by_execution: bool = False  # only `raises` fields whose execution side names an exception (not absent)
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -57,6 +62,9 @@ class Record:
         if not re.fullmatch(self.kinds, kind(field)):
             return False
         if self.ops and not set(self.ops) & named_ops(run.program):
+            return False
+        if self.repeated_operand and not any(set(self.ops) & set(named_ops_of(s.op)) and len(set(s.args)) < len(s.args)
+                                             for s in run.program.statements):
             return False
         if self.subclass and not run.program.wraps_subclass:
             return False
@@ -70,6 +78,11 @@ class Record:
             return False
         if self.execution_ran and run.other.error:
             return False
+        if self.zeros_for_none and not (eager is None and isinstance(other, list) and other
+                                        and all(v == 0 for v in other)):
+            return False
+        if self.raised_by_execution and not (isinstance(other, str) and other != "absent"):
+            return False
         if not self.message or kind(field) != "call.raises":   # a run that raised has no other field to match
             return True
         return bool(run.other.error and re.search(self.message, run.other.error))
@@ -79,7 +92,12 @@ def named_ops(program) -> set:
     """The program's ops, each surface op (`surface.CLASS:OP/HASH`, copysuite.fuzz.surface_vocabulary) also by its
     name without the form (its forms differ between releases, the op does not) and by its class alone
     (`surface.functional`: every op of the class), as a record names it."""
-    return {name for op in program.ops for name in (op, op.rsplit("/", 1)[0], op.split(":")[0])}
+    return {name for op in program.ops for name in named_ops_of(op)}
+
+
+def named_ops_of(op: str) -> tuple:
+    """One op by each name a record may give it (named_ops)."""
+    return op, op.rsplit("/", 1)[0], op.split(":")[0]
 
 
 def outputs_in(field: str) -> set:
@@ -126,7 +144,11 @@ def from_registry(record: registry.Record) -> Record:
                   caches=pattern.get("caches", False), subclass=pattern.get("subclass", False),
                   alias=pattern.get("alias", ""), written_input_alias=pattern.get("written_input_alias", False),
                   eager_message=pattern.get("eager_message", ""),
-                  execution_ran=pattern.get("execution_ran", False), variant=pattern.get("variant", ""))
+                  execution_ran=pattern.get("execution_ran", False),
+                  repeated_operand=pattern.get("repeated_operand", False),
+                  zeros_for_none=pattern.get("zeros_for_none", False),
+                  raised_by_execution=pattern.get("raised_by_execution", False),
+                  variant=pattern.get("variant", ""))
 
 
 RECORDS = tuple(from_registry(r) for r in registry.load().values() if r.fuzz)

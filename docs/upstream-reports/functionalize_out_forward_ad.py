@@ -1,0 +1,35 @@
+"""An out= call on a dual tensor of forward-mode AD: eagerly refused ("Trying to use forward AD with log1p_out that
+does not support it because it is an out= function", NotImplementedError, autograd's generated kernel of every out=
+op), under torch.func.functionalize it runs and returns the functional op's tangent: functionalize replaces an out=
+op by its functional op and a copy_ into the out tensor (torch.func.functionalize's docstring), and the refusal
+does not reach the caller. Found by `python -m copysuite fuzz --execution functionalize --vocabulary surface` (seed 5202, the program
+also called with its floating inputs dual); seen on torch 2.13.0 and 2.14.1. No upstream report found (closest: issue
+137213, functionalization of an out= op skipping its dtype check, open)."""
+import sys
+
+import torch
+
+
+def program(a):
+    return torch.log1p(a, out=a)
+
+
+def tangent(fn):
+    with torch.autograd.forward_ad.dual_level():
+        x = torch.autograd.forward_ad.make_dual(torch.arange(4.0), torch.ones(4))
+        try:
+            out = fn(x)
+        except Exception as exc:   # noqa: BLE001 - what each side raises is the finding
+            return f"raised {type(exc).__name__}: {str(exc)[:80]}"
+        return f"tangent {torch.autograd.forward_ad.unpack_dual(out).tangent.tolist()}"
+
+
+eager = tangent(program)
+functionalized = tangent(torch.func.functionalize(program))
+print(f"torch {torch.__version__} eager         : {eager}")
+print(f"torch {torch.__version__} functionalize : {functionalized}")
+# the bug: eager refuses the out= call on a dual tensor, functionalize runs it
+reproduces = eager.startswith("raised NotImplementedError") and not functionalized.startswith("raised")
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

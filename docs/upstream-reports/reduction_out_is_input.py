@@ -1,0 +1,41 @@
+"""A reduction whose out= is its own input (`torch.sum(x, 0, keepdim=True, out=x)`, x of shape (1, 1), the result's
+shape already): eagerly the result is the reduction's identity (sum and mean 0, prod 1, amin inf, amax -inf, nansum
+0), not the reduction of x. The reduction kernel fills its output with the identity before it reads the input, and
+nothing checks that the output overlaps the input. The out= contract (https://docs.pytorch.org/docs/stable/notes/out.html)
+says that an out= of the correct shape is "numerically equivalent to performing the operation and 'safe copying' its
+results" to it, which is what torch.func.functionalize and torch.compile (backend="aot_eager") return:
+the reduction of x. max(dim) and min(dim), logsumexp, norm, std and var are not affected. Found by `python -m
+copysuite fuzz --execution compile.aot_eager --vocabulary surface` (amin, seed 5201) and `--execution functionalize`
+(amax, seed 5202) on 2.14.1; seen on torch 2.13.0 and 2.14.1. No upstream report found for the current kernels;
+issue 1930 (2017, closed as a duplicate: `x.sum(dim=0, out=x)` zeros on CPU) and issue 5260 (closed: a maintainer,
+"we generally don't support having tensors as outputs and inputs when it's not the inplace overload", and "raising
+an error is worth it") are the same behaviour; issue 195338 (open) is aminmax's two outs aliasing each other."""
+import sys
+
+import torch
+
+OPS = ("sum", "mean", "prod", "amin", "amax", "nansum")
+
+
+def call(name, x):
+    return getattr(torch, name)(x, 0, keepdim=True, out=x)
+
+
+wrong = []
+for name in OPS:
+    expected = getattr(torch, name)(torch.tensor([[3.0]]), 0, keepdim=True).item()
+    x = torch.tensor([[3.0]])
+    call(name, x)
+    y = torch.tensor([[3.0]])
+    torch.func.functionalize(lambda t, name=name: call(name, t))(y)
+    z = torch.tensor([[3.0]])
+    torch.compile(lambda t, name=name: call(name, t), backend="aot_eager", fullgraph=True)(z)
+    print(f"torch {torch.__version__} {name:7s} of [[3.]] with out= itself: eager {x.item()}, functionalize "
+          f"{y.item()}, compiled (aot_eager) {z.item()}; out of place {expected}")
+    if x.item() != expected:
+        wrong.append(name)
+print("eager's out= result is not the reduction for:", ", ".join(wrong) or "none")
+reproduces = bool(wrong)
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])
