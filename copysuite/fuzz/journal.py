@@ -23,7 +23,7 @@ import os
 import signal
 
 DEATH_HOOK = "COPYSUITE_FUZZ_TEST_DEATH"
-TRACE_LINES = 40   # of faulthandler's output, the most a death keeps (the thread that died comes first)
+TRACE_LINES = 40   # of faulthandler's output, the most a death keeps (the thread that died first)
 
 
 def name(folder: str, worker: int, restart: int, suffix: str) -> str:
@@ -149,7 +149,23 @@ def death(folder: str, worker: int, restart: int, exitcode: int | None) -> dict:
             "programs": (now.get("counts") or {}).get("programs", 0),
             "during": "reduction" if now.get("reducing") else "search" if now else "start",
             "last_program": now.get("program"), "innermost": innermost(trace), "in_program": in_program(trace),
-            "trace": "\n".join(trace[:TRACE_LINES])}
+            "trace": "\n".join(dying_first(trace)[:TRACE_LINES])}
+
+
+def dying_first(trace: list) -> list:
+    """faulthandler's output with the block of the thread that died before the other threads' (it writes them in
+    the interpreter's order, where the dying thread may come after a compile's worker threads)."""
+    blocks, block = [], []
+    for line in trace:
+        if not line.strip():
+            blocks.append(block)
+            block = []
+        else:
+            block.append(line)
+    blocks.append(block)
+    blocks = [b for b in blocks if b]
+    blocks.sort(key=lambda b: (not b[0].startswith("Fatal"), not b[0].startswith("Current thread")))
+    return [line for b in blocks for line in (*b, "")][:-1] if blocks else []
 
 
 def _frames(trace: list) -> list:

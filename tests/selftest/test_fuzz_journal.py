@@ -64,6 +64,9 @@ def test_a_dead_process_leaves_its_counts_and_findings(tmp_path):
                                                                                           "reduction", None)
     assert death["innermost"] == 'File "/x/torch/_ops.py", line 841 in __call__'
     assert death["in_program"] == 'File "<copysuite fuzz>", line 3 in program'
+    assert death["trace"].splitlines()[:3] == ["Fatal Python error: Segmentation fault", "",
+                                               "Current thread 0x00007f0000000002 (most recent call first):"]
+    assert "threading.py" in death["trace"]   # the other threads follow
     assert journal.left(str(tmp_path), 1, 0) is None   # a process that left nothing
 
 
