@@ -56,7 +56,7 @@ def one_process(execution: str, *, minutes: float | None, started: float | None 
         except interrupt.Interrupted as stop:   # before the search began
             report = stopped_report(execution, options, str(stop))
         interrupt.ignore()
-    report.update({"seed_derivation": campaign.SEED_DERIVATION, "workers_without_report": [],
+    report.update({"seed_derivation": campaign.SEED_DERIVATION, "workers_without_report": [], "deaths": [],
                    "workers": [{"worker": 0, "seed": report["seed"], "programs": report["counts"]["programs"],
                                 "counts": report["counts"], "search_seconds": report["search_seconds"],
                                 "programs_per_second": report["programs_per_second"],
@@ -85,16 +85,20 @@ def summary(report: dict) -> str:
     if report.get("interrupted"):
         lines.append(f"  interrupted ({report['interrupted']}): the report holds what the run had")
     if len(workers) > 1:
-        lines += [f"  worker {w['worker']}: seed {w['seed']}, {w['programs']} programs ({w['programs_per_second']}/s)"
-                  for w in workers]
+        lines += [f"  worker {w['worker']}" + (f" restart {w['restart']}" if w.get("restart") else "")
+                  + f": seed {w['seed']}, {w['programs']} programs ({w['programs_per_second']}/s)"
+                  + (" (died)" if w.get("died") else "") for w in workers]
+    for d in report.get("deaths", []):
+        lines.append(f"  died: worker {d['worker']} restart {d['restart']} by {d['signal'] or d['exitcode']} after "
+                     f"{d['programs']} programs, during its {d['during']}, in {d['innermost']}; "
+                     + ("restarted" if d["restarted"] else f"not restarted: {d['why_not_restarted']}"))
     sizes = report.get("statements_per_finding")
     if sizes and sizes["findings"]:
         lines.append(f"  statements per finding after reduction: mean {sizes['mean']}, max {sizes['max']} (before: "
                      f"mean {sizes['original_mean']}); {sizes['not_reduced_to_the_end']} not reduced to the end")
     for f in report["findings"]:
         why = ", ".join(f["records"]) if f["status"] == "known" else ", ".join(f["unexplained"])
-        cut = f" (reduction stopped: {f['shrink_stopped']})" if f.get("shrink_stopped") in ("time", "interrupted") \
-            else ""
+        cut = f" (reduction stopped: {f['shrink_stopped']})" if f.get("shrink_stopped") in merge.NOT_REDUCED else ""
         lines.append(f"  {f['status']:5s} {why}  [ops {', '.join(f['ops'])}]{cut}")
     for f in report["findings"]:
         if f["status"] == "new":

@@ -16,6 +16,7 @@ import re
 import sys
 
 COUNTS = ("programs", "invalid", "same", "by_design", "known", "new")
+NOT_REDUCED = ("time", "interrupted", "died")   # a finding's shrink_stopped when its reduction did not end
 
 
 def statements(findings: list) -> dict:
@@ -25,7 +26,7 @@ def statements(findings: list) -> dict:
     return {"findings": len(sizes), "mean": round(sum(sizes) / len(sizes), 2) if sizes else None,
             "max": max(sizes, default=None),
             "original_mean": round(sum(before) / len(before), 2) if before else None,
-            "not_reduced_to_the_end": sum(f.get("shrink_stopped") in ("time", "interrupted") for f in findings)}
+            "not_reduced_to_the_end": sum(f.get("shrink_stopped") in NOT_REDUCED for f in findings)}
 
 
 def _order(finding: dict) -> tuple:
@@ -54,7 +55,7 @@ def combine(reports: list) -> dict:
             "programs_per_second": round(counts["programs"] / searched, 2) if searched else None,
             "total_seconds": max(r["total_seconds"] for r in reports),
             "interrupted": next((r["interrupted"] for r in reports if r.get("interrupted")), None),
-            "keys_claimed_elsewhere": sum(r.get("keys_claimed_elsewhere", 0) for r in reports),
+            "keys_claimed_elsewhere": sum(r.get("keys_claimed_elsewhere") or 0 for r in reports),
             "findings": found, "statements_per_finding": statements(found)}
 
 
@@ -76,7 +77,8 @@ def merge(named: list) -> dict:
         for c in COUNTS:
             counts[c] += report["counts"].get(c, 0)
         runs.append({"report": name, "execution": report["execution"], "torch": torch_release,
-                     "seed": report["seed"], "workers": len(report.get("workers", [])) or 1,
+                     "seed": report["seed"], "workers": len({w["worker"] for w in report.get("workers", [])}) or 1,
+                     "deaths": len(report.get("deaths", [])),
                      "caches": report.get("caches"), "counts": report["counts"],
                      "search_seconds": report.get("search_seconds"), "interrupted": report.get("interrupted"),
                      "findings": len(report["findings"])})
@@ -117,9 +119,10 @@ def markdown(merged: dict) -> str:
     lines = ["# Fuzz campaign", "", summary(merged).splitlines()[0], "",
              f"Statements per finding after reduction: mean {s['mean']}, max {s['max']} "
              f"(before: mean {s['original_mean']}; {s['not_reduced_to_the_end']} not reduced to the end).", "",
-             "| report | execution | torch | seed | workers | programs | known | new | findings | interrupted |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    lines += [f"| {r['report']} | {r['execution']} | {r['torch']} | {r['seed']} | {r['workers']} | "
+             "| report | execution | torch | seed | workers | deaths | programs | known | new | findings "
+             "| interrupted |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {r['report']} | {r['execution']} | {r['torch']} | {r['seed']} | {r['workers']} | {r['deaths']} | "
               f"{r['counts']['programs']} | {r['counts']['known']} | {r['counts']['new']} | {r['findings']} | "
               f"{r['interrupted'] or ''} |" for r in merged["runs"]]
     lines += ["", "| status | execution | torch | explained by / unexplained | ops | statements | reports |",

@@ -40,15 +40,20 @@ def versions() -> str:
 
 def search(execution: str, *, seed: int = 0, programs: int | None = None, minutes: float | None = None,
            caches: str = "off", shrink_attempts: int = shrink.MAX_ATTEMPTS, progress=None,
-           deadline: float | None = None, claim=None, stopper=None, vocabulary: str = "default") -> dict:
+           deadline: float | None = None, claim=None, stopper=None, vocabulary: str = "default",
+           journal=None) -> dict:
     """Run the search and the reduction; returns the report. `deadline` (time.monotonic()) ends the whole run, by
     default `minutes` from now; `claim(key)` says whether this process reduces a verdict key (False: another
     process of the campaign has it); `stopper` (interrupt.Stopper) names what interrupted the run; `vocabulary`:
-    the ops drawn, `default` (the hand-written table) or `surface` (copysuite.fuzz.surface_vocabulary)."""
+    the ops drawn, `default` (the hand-written table) or `surface` (copysuite.fuzz.surface_vocabulary);
+    `journal` (copysuite.fuzz.journal.Journal) is told of each program before it runs and of each key and finding,
+    so that a campaign keeps what a process found when it dies."""
     differential.configure(caches)
     # a process killed by a memory error (SIGSEGV, SIGABRT: surface runs met both) prints the Python line it was
-    # running, the program's statement among them, instead of dying with an exit code alone
-    faulthandler.enable()
+    # running, the program's statement among them, instead of dying with an exit code alone (to stderr, unless a
+    # campaign's journal has it write to its own file)
+    if not faulthandler.is_enabled():
+        faulthandler.enable()
     drawing = drawn_from(vocabulary)   # built before the clock starts: programs per second are the search's
     if caches == "on" and not os.environ.get("TORCHINDUCTOR_CACHE_DIR"):
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="copysuite-fuzz-cache-")
@@ -76,6 +81,8 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
         now = time.monotonic()
         if counts["programs"] >= limit or (deadline is not None and now > deadline - reserve(now)):
             raise _Done
+        if journal is not None:
+            journal.running(program, counts, now - start)
         counts["programs"] += 1
         run, judged = shrink.verdict(program, execution, caches)
         if judged is None:
@@ -85,6 +92,9 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
         if judged.status in ("known", "new") and judged.key not in first and judged.key not in others:
             if claim is None or claim(judged.key):
                 first[judged.key] = (program, run, judged)
+                if journal is not None:
+                    journal.found(judged.key, finding(shrink.Reduction(program, run, judged, 0, "died"), program,
+                                                      execution, caches, seed))
             else:
                 others.add(judged.key)
         if progress and time.monotonic() - last > PROGRESS_SECONDS:
@@ -109,6 +119,8 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
     except Interrupted as why:
         stop(str(why))
     searched = time.monotonic() - start
+    if journal is not None:
+        journal.searched(counts, searched)
     findings = {}
     for index, (key, (program, run, judged)) in enumerate(first.items()):
         left = len(first) - index
@@ -125,10 +137,12 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
             if reduced.stopped == "interrupted":
                 stop((stopper.reason if stopper else None) or "interrupted")
         try:
-            add_finding(findings, reduced, program, execution, caches, seed)
+            fkey = add_finding(findings, reduced, program, execution, caches, seed)
         except Interrupted as why:        # a signal that came before stop(): nothing can raise again
             stop(str(why))
-            add_finding(findings, reduced, program, execution, caches, seed)
+            fkey = add_finding(findings, reduced, program, execution, caches, seed)
+        if journal is not None:
+            journal.reduced(key, findings[fkey])
     if stopper is not None:
         stopper.disarm()
     report = {"execution": execution, "seed": seed, "caches": caches, "versions": versions(),
@@ -151,14 +165,22 @@ def drawn_from(vocabulary: str):
     return surface_vocabulary.vocabulary_of(VOCABULARIES[vocabulary])
 
 
-def add_finding(findings: dict, reduced, original, execution: str, caches: str, seed: int) -> None:
-    """Add one reduced program to `findings` (by finding key), or count it where its finding is already there."""
-    small, run, judged = reduced.program, reduced.run, reduced.verdict
-    fkey = shrink.finding_key(judged, small)
+def add_finding(findings: dict, reduced, original, execution: str, caches: str, seed: int) -> tuple:
+    """Add one reduced program to `findings` (by finding key), or count it where its finding is already there;
+    returns its finding key."""
+    fkey = shrink.finding_key(reduced.verdict, reduced.program)
     if fkey in findings:
         findings[fkey]["programs_with_key"] += 1
-        return
-    findings[fkey] = {
+    else:
+        findings[fkey] = finding(reduced, original, execution, caches, seed)
+    return fkey
+
+
+def finding(reduced, original, execution: str, caches: str, seed: int) -> dict:
+    """A reduced program (shrink.Reduction) as a finding of the report."""
+    small, run, judged = reduced.program, reduced.run, reduced.verdict
+    fkey = shrink.finding_key(judged, small)
+    return {
         "key": list(fkey), "status": judged.status, "records": list(judged.records),
         "unexplained": list(judged.unexplained), "ops": list(small.ops),
         "differences": judged.differences, "allowed": judged.allowed,

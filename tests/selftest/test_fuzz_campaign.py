@@ -2,7 +2,8 @@
 from the run's seed, reduction claims shared by the workers, the merge of several runs' reports (synthetic partial
 reports; without torch), the time bound covering the reduction, and a run stopped by SIGTERM, in one process and
 in two, still writing a valid report that says so. Opt-in (COPYSUITE_FUZZ=1, as in test_fuzz.py: it starts two
-processes that each import torch and search): a real two-process run, its dedup and its merge with other reports."""
+processes that each import torch and search): a real two-process run, its dedup and its merge with other reports.
+A worker that dies: test_fuzz_journal.py."""
 import json
 import os
 import signal
@@ -111,6 +112,8 @@ def test_worker_seeds_are_derived_from_the_run_seed():
     assert seeds[0] == 7 and len(set(seeds)) == 4
     assert seeds == [campaign.worker_seed(7, i) for i in range(4)]
     assert campaign.worker_seed(8, 1) not in seeds
+    restarts = [campaign.worker_seed(7, i, r) for i in range(2) for r in range(1, 4)]
+    assert len(set(restarts) | set(seeds)) == 10   # a restarted worker draws programs of its own
     assert sum(campaign.share(41, 4, i) for i in range(4)) == 41 and campaign.share(None, 4, 0) is None
     assert command.MAX_ATTEMPTS == shrink.MAX_ATTEMPTS and command.CACHES == differential.CACHES
 
