@@ -4,10 +4,13 @@ undefined), and, opt-in (COPYSUITE_FUZZ=1: each compiles or functionalizes its p
 must be built or read from its cache), each reduced program run eagerly and under its execution and judged as the
 triage says."""
 import os
+import re
+from pathlib import Path
 
 import pytest
 
 from copysuite.fuzz import differential, judging, model, signature, surface_vocabulary
+from copysuite.surface import known
 from copysuite.fuzz.generate import Input, Program, Statement
 from copysuite.run.executions import EXECUTORS
 
@@ -55,6 +58,36 @@ def test_a_compiled_backward_refusal_is_known_only_where_the_execution_raised():
     assert raised.records == ("inplace_input_saved_backward_compiled",)
     never_ran = judged(program, {"backward||raises": [None, "absent"]})
     assert "inplace_input_saved_backward_compiled" not in never_ran.records
+
+
+def test_lift_freshs_copy_when_traced_is_by_design_for_the_surface_as_for_the_fuzzer():
+    """lift_fresh's argument must be fresh, and a traced lift_fresh must become lift_fresh_copy (native_functions.yaml,
+    PR 81192): the fuzzer leaves the op out for it, and the surface's compiled cells are by design for it, never a
+    bug; the eager cell stays judged, and the record claims only lift_fresh's is_self clause."""
+    cell = "surface.alias:lift_fresh"
+    assert not known.records(cell, "eager", "2.14.1")
+    for execution in (AOT, "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic"):
+        claims = [(k.record.name, k.by_design, k.clause) for k in known.records(cell, execution, "2.14.1")]
+        assert claims == [("lift_fresh_traced_copy", True, "is_self")]
+    record = next(k.record for k in known.known() if k.record.name == "lift_fresh_traced_copy")
+    assert [item.cells for item in record.surface] == [(cell,)]
+    # the bugs of the record that once held lift_fresh keep their cells
+    for other in ("surface.alias:slice_inverse", "surface.inplace:polygamma_"):
+        assert [(k.record.name, k.by_design) for k in known.records(other, AOT, "2.14.1")] == [
+            ("compile_inplace_alias", False)]
+    assert "its argument must be fresh" in surface_vocabulary.PRECONDITIONS["lift_fresh"]
+
+
+def test_the_installed_schemas_still_oblige_a_tracer_to_copy_lift_fresh():
+    """The design the record cites, read from the installed release's native_functions.yaml (torchgen's copy)."""
+    torchgen = pytest.importorskip("torchgen")
+    yaml = Path(torchgen.__file__).parent / "packaged" / "ATen" / "native" / "native_functions.yaml"
+    text = yaml.read_text() if yaml.exists() else pytest.skip(f"no {yaml}")
+    comment = re.search(r"((?:^#.*\n)+)- func: lift_fresh\(", text, re.M)
+    assert comment, "lift_fresh has no comment above it"
+    said = " ".join(line.lstrip("# ") for line in comment.group(1).splitlines())
+    assert "ONLY called from a torch.tensor call" in said
+    assert "obligated to convert this into a lift_fresh_copy" in said
 
 
 # each reduced program of the campaign's reports, its execution, and what the triage says of it
