@@ -60,6 +60,27 @@ def test_a_compiled_backward_refusal_is_known_only_where_the_execution_raised():
     assert "inplace_input_saved_backward_compiled" not in never_ran.records
 
 
+def test_a_write_reading_its_own_memory_is_known_only_where_its_operands_share_it():
+    """An in-place op of the surface whose other operand is its destination's memory (the same variable, or a view or
+    in-place result of it) is computed from a snapshot functionalized (record functionalize_overlapping_write_snapshot,
+    its `overlapping_ops`); the same op reading another input is no such write, and a values difference stays new."""
+    addmm, add = "surface.inplace:addmm_/fb6ec394", "surface.inplace:add_/4e6e841a"
+    values = {"in|b|values": [[1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 5.0, 6.0]]}
+    square = (2, 2)
+    own = Program((Input("b", shape=square),), (Statement("t1", addmm, ("b", "b")),), ("b",))
+    other = Program((Input("b", shape=square), Input("c", shape=square)), (Statement("t1", addmm, ("b", "c")),),
+                    ("b",))
+    through_views = Program((Input("b", shape=square),), (
+        Statement("t1", "surface.alias:diagonal/14f9bf2b", ("b",)), Statement("t2", "mul_", ("t1",)),
+        Statement("t3", add, ("b", "t2"))), ("b",))
+    aliased = Program((Input("c", shape=square), Input("b", shape=square, alias="c.t()")),
+                      (Statement("t1", add, ("b", "c")),), ("b",))
+    for program in (own, through_views):
+        assert judged(program, values, FUNCTIONALIZE).records == ("functionalize_overlapping_write_snapshot",)
+    assert "functionalize_overlapping_write_snapshot" in judged(aliased, values, FUNCTIONALIZE).records
+    assert judged(other, values, FUNCTIONALIZE).status == "new"
+
+
 def test_lift_freshs_copy_when_traced_is_by_design_for_the_surface_as_for_the_fuzzer():
     """lift_fresh's argument must be fresh, and a traced lift_fresh must become lift_fresh_copy (native_functions.yaml,
     PR 81192): the fuzzer leaves the op out for it, and the surface's compiled cells are by design for it, never a
@@ -138,6 +159,38 @@ REDUCED = [
     ("conj_physical_into_input", FUNCTIONALIZE, Program((Input("b", shape=ONE),), (
         Statement("t1", "surface.out:conj_physical/f5beb4c3", ("b", "b")),), ("b",)),
      ("functionalize_noop_write_version",)),
+    # the findings met by the reruns (docs/notes.md, the fourth pass)
+    ("addmm_of_itself", FUNCTIONALIZE, Program((Input("a", shape=ONE), Input("b", shape=(2, 2))), (
+        Statement("t1", "surface.inplace:addmm_/fb6ec394", ("b", "b")),), ("a",)),
+     ("functionalize_overlapping_write_snapshot",)),
+    ("add_of_own_diagonal", FUNCTIONALIZE, Program(
+        (Input("a", shape=(1, 2, 2), placement="strided", strided=(6, (6, 4, 1), 0)),), (
+            Statement("t1", "surface.alias:diagonal/14f9bf2b", ("a",)),
+            Statement("t2", "surface.inplace:logical_or_/1a18fb78", ("t1",)),
+            Statement("t3", "surface.alias:_autocast_to_full_precision/2ccf8d0d", ("a",)),
+            Statement("t4", "surface.inplace:abs_/a834c0d3", ("t3",)),
+            Statement("t5", "surface.inplace:add_/4e6e841a", ("t4", "t2"))), ("t2",)),
+     ("functionalize_identity", "functionalize_overlapping_write_snapshot", "functionalize_written_strides")),
+    ("narrow_copy_into_dtype_view", FUNCTIONALIZE, Program((Input("b", shape=(3, 4, 1)),), (
+        Statement("t2", "view_uint8", ("b",)),
+        Statement("t3", "surface.out:narrow_copy/39cf99f3", ("t2", "t2"))), ("b",)),
+     ("functionalize_identity", "functionalize_out_resize_of_dtype_view", "functionalize_out_resize_strides",
+      "functionalize_overlapping_write_snapshot", "functionalize_written_strides")),
+    ("slice_scatter_into_view", FUNCTIONALIZE, Program((Input("a", shape=ONE),), (
+        Statement("t1", "index_put", ("a",)), Statement("t2", "surface.alias:numpy_T/21091eff", ("t1",)),
+        Statement("t3", "surface.out:slice_scatter/4c315a0e", ("t2", "t2", "t2"))), ("t1",)),
+     ("functionalize_overlapping_write_snapshot", "functionalize_written_strides")),
+    ("detach_copy_into_strided", FUNCTIONALIZE, Program(
+        (Input("a", shape=(2,), placement="strided", strided=(3, (2,), 0)),), (
+            Statement("t1", "slice_scatter_from", ("a", "a")),
+            Statement("t2", "surface.inplace:_foreach_asin_/ae293b99", ("t1",)),
+            Statement("t3", "surface.out:detach_copy/27f30f0c", ("t2", "a"))), ("t3",)),
+     ("functionalize_written_strides",)),
+    ("angle_into_detached", FUNCTIONALIZE, Program((Input("a", shape=(1, 1, 1)),), (
+        Statement("t1", "detach_clone", ("a",)), Statement("t2", "detach_", ("t1",)),
+        Statement("t3", "surface.alias:swapdims/48b63123", ("t1",)),
+        Statement("t4", "surface.out:angle/9fcbd90e", ("t2", "t1"))), ("t3", "t4")),
+     ("functionalize_written_strides",)),
 ]
 
 
