@@ -191,6 +191,16 @@ REDUCED = [
         Statement("t3", "surface.alias:swapdims/48b63123", ("t1",)),
         Statement("t4", "surface.out:angle/9fcbd90e", ("t2", "t1"))), ("t3", "t4")),
      ("functionalize_written_strides",)),
+    ("add_relu_broadcast", FUNCTIONALIZE, Program((Input("b", shape=ONE), Input("c", shape=ONE)), (
+        Statement("t1", "surface.inplace:_add_relu_/4f1bf9bd", ("c",)),), ("b",)),
+     ("functionalize_add_relu_inplace_broadcast",)),
+    ("set_to_dual", FUNCTIONALIZE, Program((Input("a", shape=ONE),), (
+        Statement("t2", "surface.functional:lift_fresh_copy/f377baf8", ("a",)),
+        Statement("t3", "set_", ("t2", "a"))), ("t3",), forward=True),
+     ("functionalize_data_is_the_value", "functionalize_input_metadata_mutation")),
+    ("data_of_dual", FUNCTIONALIZE, Program((Input("c", shape=ONE),), (
+        Statement("t1", "slice", ("c",)), Statement("t2", "data", ("t1",))), ("t2",), forward=True),
+     ("functionalize_data_is_the_value",)),
 ]
 
 
