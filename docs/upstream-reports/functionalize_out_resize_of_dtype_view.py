@@ -1,10 +1,11 @@
 """An out= op whose out is a dtype view of an input (`b.view(torch.int32)`, even `b.view(torch.float32)` of a float32
-b) of another shape than the result, so that the op resizes it: eagerly only the view is resized (b keeps its shape and its other elements); under torch.func.functionalize the caller's b itself
-is resized to the out's new number of elements, silently dropping the rest of b. The same resize done by resize_()
-on the same view is replayed correctly, and a shape view (`b.view(3, 4)`) is refused (functionalize's docstring:
-resize_() of a view is unsupported). Found by `python -m copysuite fuzz --execution functionalize --vocabulary
-surface` (`torch.narrow_copy(t2, 1, 2, 2, out=t2)` with `t2 = b.view(torch.uint8)`); seen on torch 2.13.0 and
-2.14.1. No upstream report found (closest: PR 77714, resize_ in functionalization)."""
+b) of another shape than the result, so that the op resizes it: eagerly only the view is resized (b keeps its shape
+and its other elements); under torch.func.functionalize the caller's b itself is resized to the out's new number of
+elements, silently dropping the rest of b. The same resize done by resize_() on the same view is replayed correctly,
+and a shape view (`b.view(3, 4)`) is refused (functionalize's docstring: resize_() of a view is unsupported). Found
+by `python -m copysuite fuzz --execution functionalize --vocabulary surface` (`torch.narrow_copy(t2, 1, 2, 2,
+out=t2)` with `t2 = b.view(torch.uint8)`); seen on torch 2.13.0 and 2.14.1. No upstream report found (closest: PR
+77714, resize_ in functionalization)."""
 import sys
 import warnings
 

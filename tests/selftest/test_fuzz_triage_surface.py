@@ -201,6 +201,31 @@ REDUCED = [
     ("data_of_dual", FUNCTIONALIZE, Program((Input("c", shape=ONE),), (
         Statement("t1", "slice", ("c",)), Statement("t2", "data", ("t1",))), ("t2",), forward=True),
      ("functionalize_data_is_the_value",)),
+    ("addcmul_cast", AOT, Program((Input("a", dtype="complex64", shape=ONE), Input("b", shape=ONE)), (
+        Statement("t1", "surface.inplace:addcmul_/2b3e965c", ("b", "a", "a")),), ("a",)),
+     ("inplace_cast_check_lost_compiled",)),
+    ("detach_of_dual", AOT, Program((Input("a", dtype="complex64", shape=ONE, kind="nonleaf"),), (
+        Statement("t1", "surface.inplace:detach_/d060e205", ("a",)),), ("t1",), forward=True),
+     ("detach_after_write_lost",)),
+    ("acosh_out_dual", AOT, Program((Input("a", shape=ONE), Input("b", shape=ONE)), (
+        Statement("t1", "surface.out:acosh/ab32e26b", ("b", "a")),), ("t1",), forward=True),
+     ("functionalize_out_forward_ad",)),
+    ("fw_primal_tangent", AOT, Program((Input("a", shape=ONE),), (
+        Statement("t1", "surface.alias:_fw_primal/a5d76c3c", ("a",)),
+        Statement("t2", "surface.alias:_autocast_to_full_precision/2ccf8d0d", ("t1",))), ("t2",), forward=True),
+     ("fw_primal_compiled_keeps_tangent",)),
+    ("fw_primal_write", AOT, Program((Input("b", shape=ONE, kind="nonleaf"),), (
+        Statement("t1", "surface.alias:_fw_primal/a5d76c3c", ("b",)),), ("t1",)),
+     ("fw_primal_compiled_keeps_tangent",)),
+    ("as_strided_after_copy_no_grad", AOT, Program((Input("a", shape=(2,)),), (
+        Statement("t2", "copy_", ("a", "a")), Statement("t3", "as_strided_", ("t2",))), ("t3",),
+        mode="no_grad", state=True),
+     ("input_write_then_inplace_view_compiled",)),
+    ("as_strided_after_sub", AOT, Program(
+        (Input("a", shape=(2,)), Input("b", shape=ONE), Input("c", shape=(2,), alias="a.detach()")), (
+            Statement("t1", "surface.inplace:sub_/27f6fee5", ("a", "a")),
+            Statement("t3", "as_strided_", ("t1",))), ("b", "c")),
+     ("input_write_then_inplace_view_compiled",)),
 ]
 
 
