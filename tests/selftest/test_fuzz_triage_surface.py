@@ -226,6 +226,9 @@ REDUCED = [
             Statement("t1", "surface.inplace:sub_/27f6fee5", ("a", "a")),
             Statement("t3", "as_strided_", ("t1",))), ("b", "c")),
      ("input_write_then_inplace_view_compiled",)),
+    ("fmin_then_written", AOT, Program((Input("b", shape=ONE, kind="nonleaf"),), (
+        Statement("t1", "surface.functional:fmin/ee3a64bb", ("b",)),), ("t1",), after=("zero_", "b")),
+     ("compiled_saved_input_write_unchecked",)),
 ]
 
 
