@@ -152,7 +152,7 @@ REDUCED = [
         (Input("b", dtype="complex64", shape=ONE),
          Input("c", dtype="complex64", shape=(2, 2), placement="transposed", strided=(4, (1, 2), 0))),
         (Statement("t1", "surface.out:abs/4fb65064", ("b", "c")),), ("t1",)),
-     ("functionalize_identity", "functionalize_out_resize_strides")),
+     ("functionalize_identity", "functionalize_out_resize_strides", "functionalize_written_strides")),
     ("amax_into_input", FUNCTIONALIZE, Program((Input("a", shape=ONE), Input("b", shape=ONE)), (
         Statement("t1", "surface.out:amax/5e2a0410", ("b", "b")),), ("a",)),
      ("reduction_out_is_input",)),
@@ -175,11 +175,11 @@ REDUCED = [
         Statement("t2", "view_uint8", ("b",)),
         Statement("t3", "surface.out:narrow_copy/39cf99f3", ("t2", "t2"))), ("b",)),
      ("functionalize_identity", "functionalize_out_resize_of_dtype_view", "functionalize_out_resize_strides",
-      "functionalize_overlapping_write_snapshot", "functionalize_written_strides")),
+      "functionalize_written_strides")),
     ("slice_scatter_into_view", FUNCTIONALIZE, Program((Input("a", shape=ONE),), (
         Statement("t1", "index_put", ("a",)), Statement("t2", "surface.alias:numpy_T/21091eff", ("t1",)),
         Statement("t3", "surface.out:slice_scatter/4c315a0e", ("t2", "t2", "t2"))), ("t1",)),
-     ("functionalize_overlapping_write_snapshot", "functionalize_written_strides")),
+     ("functionalize_written_strides",)),
     ("detach_copy_into_strided", FUNCTIONALIZE, Program(
         (Input("a", shape=(2,), placement="strided", strided=(3, (2,), 0)),), (
             Statement("t1", "slice_scatter_from", ("a", "a")),
