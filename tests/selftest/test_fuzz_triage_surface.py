@@ -221,6 +221,10 @@ REDUCED = [
         Statement("t2", "copy_", ("a", "a")), Statement("t3", "as_strided_", ("t2",))), ("t3",),
         mode="no_grad", state=True),
      ("input_write_then_inplace_view_compiled",)),
+    ("as_strided_after_copy_beside_transpose_", AOT, Program((Input("a", shape=(2,)),), (
+        Statement("t1", "transpose_", ("weight",)), Statement("t2", "copy_", ("a", "a")),
+        Statement("t3", "as_strided_", ("t2",))), ("t3",), mode="no_grad", state=True),
+     ("inplace_view_after_write_offset_lost", "input_write_then_inplace_view_compiled")),
     ("as_strided_after_sub", AOT, Program(
         (Input("a", shape=(2,)), Input("b", shape=ONE), Input("c", shape=(2,), alias="a.detach()")), (
             Statement("t1", "surface.inplace:sub_/27f6fee5", ("a", "a")),
