@@ -233,6 +233,11 @@ REDUCED = [
     ("fmin_then_written", AOT, Program((Input("b", shape=ONE, kind="nonleaf"),), (
         Statement("t1", "surface.functional:fmin/ee3a64bb", ("b",)),), ("t1",), after=("zero_", "b")),
      ("compiled_saved_input_write_unchecked",)),
+    # met by the confirming rerun of the functionalize command
+    ("foreach_addcmul_of_itself_dual", FUNCTIONALIZE, Program((Input("a", shape=(2,)),), (
+        Statement("t1", "surface.inplace:_foreach_addcmul_/b98ee25c", ("a", "a", "a")),), ("t1",), forward=True),
+     ("addcmul_inplace_forward_ad_aliased_operand", "functionalize_identity",
+      "functionalize_overlapping_write_snapshot")),
 ]
 
 
