@@ -174,7 +174,7 @@ REDUCED = [
     ("narrow_copy_into_dtype_view", FUNCTIONALIZE, Program((Input("b", shape=(3, 4, 1)),), (
         Statement("t2", "view_uint8", ("b",)),
         Statement("t3", "surface.out:narrow_copy/39cf99f3", ("t2", "t2"))), ("b",)),
-     ("functionalize_identity", "functionalize_out_resize_of_dtype_view", "functionalize_out_resize_strides",
+     ("functionalize_identity", "functionalize_out_resize_of_alias_view", "functionalize_out_resize_strides",
       "functionalize_written_strides")),
     ("slice_scatter_into_view", FUNCTIONALIZE, Program((Input("a", shape=ONE),), (
         Statement("t1", "index_put", ("a",)), Statement("t2", "surface.alias:numpy_T/21091eff", ("t1",)),
@@ -238,6 +238,18 @@ REDUCED = [
         Statement("t1", "surface.inplace:_foreach_addcmul_/b98ee25c", ("a", "a", "a")),), ("t1",), forward=True),
      ("addcmul_inplace_forward_ad_aliased_operand", "functionalize_identity",
       "functionalize_overlapping_write_snapshot")),
+    ("abs_out_requires_grad", FUNCTIONALIZE, Program((Input("b", shape=ONE, kind="nonleaf"),), (
+        Statement("t1", "surface.out:abs/4fb65064", ("b", "b")),), ("t1",)),
+     ("functionalize_autograd_checks_skipped",)),
+    ("soft_margin_loss_into_detach", FUNCTIONALIZE, Program((Input("a", shape=(1, 1)), Input("b", shape=(2, 2))), (
+        Statement("t1", "diagonal_scatter", ("a",)), Statement("t5", "abs", ("t1",)),
+        Statement("t7", "surface.alias:detach/791b3d49", ("b",)),
+        Statement("t8", "surface.out:soft_margin_loss/85882962", ("t7", "t7", "t5"))), ("t8",), forward=True),
+     ("functionalize_identity", "functionalize_out_resize_of_alias_view", "functionalize_out_resize_strides",
+      "functionalize_written_strides")),
+    ("any_into_itself", FUNCTIONALIZE, Program((Input("a", dtype="bool", shape=(2,)),), (
+        Statement("t1", "surface.out:any/ba43a456", ("a", "a")),), ("t1",)),
+     ("functionalize_identity", "reduction_out_is_input")),
 ]
 
 
