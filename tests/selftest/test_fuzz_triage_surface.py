@@ -250,6 +250,10 @@ REDUCED = [
     ("any_into_itself", FUNCTIONALIZE, Program((Input("a", dtype="bool", shape=(2,)),), (
         Statement("t1", "surface.out:any/ba43a456", ("a", "a")),), ("t1",)),
      ("functionalize_identity", "reduction_out_is_input")),
+    # met by the confirming rerun of the compile.aot_eager command
+    ("any_into_float", AOT, Program((Input("c", shape=ONE),), (
+        Statement("t1", "surface.out:any/ba43a456", ("c", "c")),), ("t1",)),
+     ("inplace_cast_check_lost_compiled",)),
 ]
 
 
