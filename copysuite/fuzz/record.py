@@ -5,12 +5,13 @@ in registry order (file, then document order).
 
 A record explains one differing field when the execution and the installed torch are its own, the field's kind
 matches `kinds` (a regular expression), and, where given, the program uses one of `ops` (one of them called with one
-variable as two of its operands: `repeated_operand`, an out= form whose out is its input), has aliased inputs
-(`aliased`), for a `call.raises` field the execution's exception matches `message` (or the execution raised none:
-`execution_ran`), the field is None eagerly and all zeros under the execution (`zeros_for_none`: a gradient eager
-leaves undefined), or, for a `raises` field, names the exception the execution raised (`raised_by_execution`: not a
-step it never reached); a `variant` (copysuite.fuzz.variants, judged as its base execution) limits it to runs of that
-variant. An op name starting with @ names a set (`OP_SETS`).
+variable as two of its operands: `repeated_operand`, an out= form whose out is its input) or calls one of
+`overlapping_ops` with two operands of one memory (one variable, or views and in-place results of one: an in-place or
+out= op reading what it writes), has aliased inputs (`aliased`), for a `call.raises` field the execution's exception
+matches `message` (or the execution raised none: `execution_ran`), the field is None eagerly and all zeros under
+the execution (`zeros_for_none`: a gradient eager leaves undefined), or, for a `raises` field, names the exception
+the execution raised (`raised_by_execution`: not a step it never reached); a `variant` (copysuite.fuzz.variants,
+judged as its base execution) limits it to runs of that variant. An op name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from copysuite.fuzz.signature import kind
-from copysuite.fuzz.vocabulary import INPLACE, INPLACE_VIEWS, OUT_FORMS, WRITES_FROM
+from copysuite.fuzz.vocabulary import BY_NAME, INPLACE, INPLACE_VIEWS, OUT_FORMS, WRITES_FROM
 from copysuite.known import registry
 
 TORCH = Version(Version(torch.__version__).base_version)
@@ -51,6 +52,7 @@ class Record:
     repeated_operand: bool = False  # only programs calling an op of `ops` with one variable as two of its operands
     zeros_for_none: bool = False  # only fields None eagerly and all zeros under the execution (an undefined gradient)
     raised_by_execution: bool = False  # only `raises` fields whose execution side names an exception (not absent)
+    overlapping_ops: tuple = ()  # ops that count beside `ops` only where called with two operands of one memory
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -61,7 +63,8 @@ class Record:
             return False   # a caches record explains only what the same program compiled without them does not show
         if not re.fullmatch(self.kinds, kind(field)):
             return False
-        if self.ops and not set(self.ops) & named_ops(run.program):
+        if (self.ops or self.overlapping_ops) and not (set(self.ops) & named_ops(run.program)
+                                                       or overlapping_call(run.program, self.overlapping_ops)):
             return False
         if self.repeated_operand and not any(set(self.ops) & set(named_ops_of(s.op)) and len(set(s.args)) < len(s.args)
                                              for s in run.program.statements):
@@ -98,6 +101,35 @@ def named_ops(program) -> set:
 def named_ops_of(op: str) -> tuple:
     """One op by each name a record may give it (named_ops)."""
     return op, op.rsplit("/", 1)[0], op.split(":")[0]
+
+
+# ops whose result is, or views, their first operand's memory: views, in-place ops, writes from a source, out= forms
+ALIASING_KINDS = {"view", "dtype_view", "inplace", "inplace_view"}
+ALIASING_CLASSES = {"surface.alias", "surface.inplace", "surface.out"}
+
+
+def memory_roots(program) -> dict:
+    """Each variable's root: the input (or the result of an op that allocates) whose memory it is, through aliased
+    inputs (`b = a.t()`), views, in-place ops and out= forms; a root is an over-approximation (reshape may copy)."""
+    roots = {}
+    for i in program.inputs:
+        source = re.match(r"\w+", i.alias or "")
+        roots[i.name] = roots.get(source.group(0), i.name) if source else i.name
+    for s in program.statements:
+        op = BY_NAME.get(s.op)
+        aliasing = (op is not None and op.kind in ALIASING_KINDS) or s.op in WRITES_FROM or (
+            s.op.split(":")[0] in ALIASING_CLASSES)
+        roots[s.out] = roots.get(s.args[0], s.args[0]) if aliasing and s.args else s.out
+    return roots
+
+
+def overlapping_call(program, names) -> bool:
+    """Whether the program calls an op of `names` with two operands of one memory (memory_roots)."""
+    if not names:
+        return False
+    roots = memory_roots(program)
+    return any(set(names) & set(named_ops_of(s.op)) and len({roots.get(a, a) for a in s.args}) < len(s.args)
+               for s in program.statements)
 
 
 def outputs_in(field: str) -> set:
@@ -148,6 +180,7 @@ def from_registry(record: registry.Record) -> Record:
                   repeated_operand=pattern.get("repeated_operand", False),
                   zeros_for_none=pattern.get("zeros_for_none", False),
                   raised_by_execution=pattern.get("raised_by_execution", False),
+                  overlapping_ops=ops(pattern.get("overlapping_ops", ())),
                   variant=pattern.get("variant", ""))
 
 

@@ -52,6 +52,8 @@ def _explains(r, used) -> list:
     if r.fuzz:
         out.append(f"fuzz differences of kind `{r.fuzz['kinds']}`"
                    + (f" in programs using {', '.join(r.fuzz['ops'])}" if r.fuzz.get("ops") else "")
+                   + (f" or calling {', '.join(r.fuzz['overlapping_ops'])} with two operands of one memory"
+                      if r.fuzz.get("overlapping_ops") else "")
                    + (f" under {r.fuzz['variant']} only" if r.fuzz.get("variant") else ""))
     return out
 

@@ -2,9 +2,11 @@
 does not support it because it is an out= function", NotImplementedError, autograd's generated kernel of every out=
 op), under torch.func.functionalize it runs and returns the functional op's tangent: functionalize replaces an out=
 op by its functional op and a copy_ into the out tensor (torch.func.functionalize's docstring), and the refusal
-does not reach the caller. Found by `python -m copysuite fuzz --execution functionalize --vocabulary surface` (seed 5202, the program
-also called with its floating inputs dual); seen on torch 2.13.0 and 2.14.1. No upstream report found (closest: issue
-137213, functionalization of an out= op skipping its dtype check, open)."""
+does not reach the caller; torch.compile(backend="aot_eager") the same (compiled on a plain tensor, then called with
+the dual one). Found by `python -m copysuite fuzz --execution functionalize --vocabulary surface` (seed 5202, the
+program also called with its floating inputs dual; the compiled form with compile.aot_eager, seed 5201); seen on
+torch 2.13.0 and 2.14.1. No upstream report found (closest: issue 137213, functionalization of an out= op skipping
+its dtype check, open)."""
 import sys
 
 import torch
@@ -24,12 +26,23 @@ def tangent(fn):
         return f"tangent {torch.autograd.forward_ad.unpack_dual(out).tangent.tolist()}"
 
 
+def compiled(fn):
+    """torch.compile(backend="aot_eager"), compiled on a plain tensor first (dynamo refuses a dual first input on
+    2.14), then called with the dual one: AOTAutograd functionalizes the out= op the same way."""
+    f = torch.compile(fn, backend="aot_eager")
+    f(torch.arange(4.0))
+    return f
+
+
 eager = tangent(program)
 functionalized = tangent(torch.func.functionalize(program))
+aot_eager = tangent(compiled(program))
 print(f"torch {torch.__version__} eager         : {eager}")
 print(f"torch {torch.__version__} functionalize : {functionalized}")
-# the bug: eager refuses the out= call on a dual tensor, functionalize runs it
-reproduces = eager.startswith("raised NotImplementedError") and not functionalized.startswith("raised")
+print(f"torch {torch.__version__} aot_eager     : {aot_eager}")
+# the bug: eager refuses the out= call on a dual tensor, functionalize (or aot_eager) runs it
+reproduces = eager.startswith("raised NotImplementedError") and not (functionalized.startswith("raised")
+                                                                     and aot_eager.startswith("raised"))
 verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
 print(f"VERDICT: {verdict}")
 sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])

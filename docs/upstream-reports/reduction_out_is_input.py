@@ -1,20 +1,25 @@
 """A reduction whose out= is its own input (`torch.sum(x, 0, keepdim=True, out=x)`, x of shape (1, 1), the result's
 shape already): eagerly the result is the reduction's identity (sum and mean 0, prod 1, amin inf, amax -inf, nansum
-0), not the reduction of x. The reduction kernel fills its output with the identity before it reads the input, and
-nothing checks that the output overlaps the input. The out= contract (https://docs.pytorch.org/docs/stable/notes/out.html)
-says that an out= of the correct shape is "numerically equivalent to performing the operation and 'safe copying' its
-results" to it, which is what torch.func.functionalize and torch.compile (backend="aot_eager") return:
-the reduction of x. max(dim) and min(dim), logsumexp, norm, std and var are not affected. Found by `python -m
-copysuite fuzz --execution compile.aot_eager --vocabulary surface` (amin, seed 5201) and `--execution functionalize`
-(amax, seed 5202) on 2.14.1; seen on torch 2.13.0 and 2.14.1. No upstream report found for the current kernels;
-issue 1930 (2017, closed as a duplicate: `x.sum(dim=0, out=x)` zeros on CPU) and issue 5260 (closed: a maintainer,
-"we generally don't support having tensors as outputs and inputs when it's not the inplace overload", and "raising
-an error is worth it") are the same behaviour; issue 195338 (open) is aminmax's two outs aliasing each other."""
+0; any of a bool [False, True] False and all of [True, False] True, the out= resizing x to one element before the
+kernel reads it), not the reduction of x. The reduction kernel fills its output with the identity before it reads the
+input, and nothing checks that the output overlaps the input. The out= contract
+(https://docs.pytorch.org/docs/stable/notes/out.html) says that an out= of the correct shape is "numerically
+equivalent to performing the operation and 'safe copying' its results" to it, which is what torch.func.functionalize
+and torch.compile (backend="aot_eager") return: the reduction of x. max(dim) and min(dim), logsumexp, norm, std and
+var are not affected. Found by `python -m copysuite fuzz --execution compile.aot_eager --vocabulary surface` (amin,
+seed 5201) and `--execution functionalize` (amax, seed 5202; any, seed 15130737723252347835) on 2.14.1; seen on torch
+2.13.0 and 2.14.1. No upstream report found for the current kernels; issue 1930 (2017, closed as a duplicate:
+`x.sum(dim=0, out=x)` zeros on CPU) and issue 5260 (closed: a maintainer, "we generally don't support having tensors
+as outputs and inputs when it's not the inplace overload", and "raising an error is worth it") are the same
+behaviour; issue 195338 (open) is aminmax's two outs aliasing each other."""
 import sys
 
 import torch
 
-OPS = ("sum", "mean", "prod", "amin", "amax", "nansum")
+OPS = ("sum", "mean", "prod", "amin", "amax", "nansum", "any", "all")
+# a bool x of two elements whose reduction is not the op's identity (the out= resizes x, its input, to one element
+# before the kernel reads it); [[3.]] for the others
+VALUE = {"any": [False, True], "all": [True, False]}
 
 
 def call(name, x):
@@ -23,16 +28,19 @@ def call(name, x):
 
 wrong = []
 for name in OPS:
-    expected = getattr(torch, name)(torch.tensor([[3.0]]), 0, keepdim=True).item()
-    x = torch.tensor([[3.0]])
+    value = VALUE.get(name, [[3.0]])
+    expected = getattr(torch, name)(torch.tensor(value), 0, keepdim=True).item()
+    x = torch.tensor(value)
     call(name, x)
-    y = torch.tensor([[3.0]])
+    y = torch.tensor(value)
     torch.func.functionalize(lambda t, name=name: call(name, t))(y)
-    z = torch.tensor([[3.0]])
-    torch.compile(lambda t, name=name: call(name, t), backend="aot_eager", fullgraph=True)(z)
-    print(f"torch {torch.__version__} {name:7s} of [[3.]] with out= itself: eager {x.item()}, functionalize "
-          f"{y.item()}, compiled (aot_eager) {z.item()}; out of place {expected}")
-    if x.item() != expected:
+    z = torch.tensor(value)
+    if name not in VALUE:   # an out= that must resize is a graph break for dynamo, refused under fullgraph
+        torch.compile(lambda t, name=name: call(name, t), backend="aot_eager", fullgraph=True)(z)
+    compiled = "not run" if name in VALUE else z.item()
+    print(f"torch {torch.__version__} {name:7s} of {value} with out= itself: eager {x.reshape(-1)[0].item()}, "
+          f"functionalize {y.reshape(-1)[0].item()}, compiled (aot_eager) {compiled}; out of place {expected}")
+    if x.reshape(-1)[0].item() != expected:
         wrong.append(name)
 print("eager's out= result is not the reduction for:", ", ".join(wrong) or "none")
 reproduces = bool(wrong)

@@ -192,8 +192,8 @@ def surface_op(name: str, ops: dict) -> bool:
 
 
 def test_every_registry_fuzz_pattern_names_ops_of_the_vocabulary():
-    """A fuzz pattern's ops (specs/known/*.yaml) are vocabulary ops (or ops of the opt-in program shapes,
-    copysuite.fuzz.shape_ops) or named sets of them, or, for the module sweep's
+    """A fuzz pattern's ops and overlapping_ops (specs/known/*.yaml) are vocabulary ops (or ops of the opt-in program
+    shapes, copysuite.fuzz.shape_ops) or named sets of them, or, for the module sweep's
     records (specs/known/modules.yaml, matched against the torch functions a module ran), functions of torch,
     torch.nn.functional or torch.nn.init, or surface ops (`surface.CLASS:OP`, an op name of that class of the installed
     torch, or `surface.CLASS`: copysuite.fuzz.surface_vocabulary): a misspelt op would make its record match
@@ -204,7 +204,8 @@ def test_every_registry_fuzz_pattern_names_ops_of_the_vocabulary():
     patterns = {r.name: r.fuzz for r in registry.load().values() if r.fuzz}
     spaces = (torch, torch.nn.functional, torch.nn.init)
     modules = {r.name for r in registry.load().values() if r.file == "specs/known/modules.yaml"}
-    unknown = {name: [op for op in p.get("ops", ()) if op not in shape_ops.BY_NAME and op not in record.OP_SETS
+    named = {name: (*p.get("ops", ()), *p.get("overlapping_ops", ())) for name, p in patterns.items()}
+    unknown = {name: [op for op in named[name] if op not in shape_ops.BY_NAME and op not in record.OP_SETS
                       and not (name in modules and any(hasattr(space, op) for space in spaces))
                       and not surface_op(op, classified())]
                for name, p in patterns.items()}

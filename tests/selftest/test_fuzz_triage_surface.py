@@ -4,10 +4,13 @@ undefined), and, opt-in (COPYSUITE_FUZZ=1: each compiles or functionalizes its p
 must be built or read from its cache), each reduced program run eagerly and under its execution and judged as the
 triage says."""
 import os
+import re
+from pathlib import Path
 
 import pytest
 
 from copysuite.fuzz import differential, judging, model, signature, surface_vocabulary
+from copysuite.surface import known
 from copysuite.fuzz.generate import Input, Program, Statement
 from copysuite.run.executions import EXECUTORS
 
@@ -57,6 +60,57 @@ def test_a_compiled_backward_refusal_is_known_only_where_the_execution_raised():
     assert "inplace_input_saved_backward_compiled" not in never_ran.records
 
 
+def test_a_write_reading_its_own_memory_is_known_only_where_its_operands_share_it():
+    """An in-place op of the surface whose other operand is its destination's memory (the same variable, or a view or
+    in-place result of it) is computed from a snapshot functionalized (record functionalize_overlapping_write_snapshot,
+    its `overlapping_ops`); the same op reading another input is no such write, and a values difference stays new."""
+    addmm, add = "surface.inplace:addmm_/fb6ec394", "surface.inplace:add_/4e6e841a"
+    values = {"in|b|values": [[1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 5.0, 6.0]]}
+    square = (2, 2)
+    own = Program((Input("b", shape=square),), (Statement("t1", addmm, ("b", "b")),), ("b",))
+    other = Program((Input("b", shape=square), Input("c", shape=square)), (Statement("t1", addmm, ("b", "c")),),
+                    ("b",))
+    through_views = Program((Input("b", shape=square),), (
+        Statement("t1", "surface.alias:diagonal/14f9bf2b", ("b",)), Statement("t2", "mul_", ("t1",)),
+        Statement("t3", add, ("b", "t2"))), ("b",))
+    aliased = Program((Input("c", shape=square), Input("b", shape=square, alias="c.t()")),
+                      (Statement("t1", add, ("b", "c")),), ("b",))
+    for program in (own, through_views):
+        assert judged(program, values, FUNCTIONALIZE).records == ("functionalize_overlapping_write_snapshot",)
+    assert "functionalize_overlapping_write_snapshot" in judged(aliased, values, FUNCTIONALIZE).records
+    assert judged(other, values, FUNCTIONALIZE).status == "new"
+
+
+def test_lift_freshs_copy_when_traced_is_by_design_for_the_surface_as_for_the_fuzzer():
+    """lift_fresh's argument must be fresh, and a traced lift_fresh must become lift_fresh_copy (native_functions.yaml,
+    PR 81192): the fuzzer leaves the op out for it, and the surface's compiled cells are by design for it, never a
+    bug; the eager cell stays judged, and the record claims only lift_fresh's is_self clause."""
+    cell = "surface.alias:lift_fresh"
+    assert not known.records(cell, "eager", "2.14.1")
+    for execution in (AOT, "compile.aot_eager.dynamic", "compile.inductor", "compile.inductor.dynamic"):
+        claims = [(k.record.name, k.by_design, k.clause) for k in known.records(cell, execution, "2.14.1")]
+        assert claims == [("lift_fresh_traced_copy", True, "is_self")]
+    record = next(k.record for k in known.known() if k.record.name == "lift_fresh_traced_copy")
+    assert [item.cells for item in record.surface] == [(cell,)]
+    # the bugs of the record that once held lift_fresh keep their cells
+    for other in ("surface.alias:slice_inverse", "surface.inplace:polygamma_"):
+        assert [(k.record.name, k.by_design) for k in known.records(other, AOT, "2.14.1")] == [
+            ("compile_inplace_alias", False)]
+    assert "its argument must be fresh" in surface_vocabulary.PRECONDITIONS["lift_fresh"]
+
+
+def test_the_installed_schemas_still_oblige_a_tracer_to_copy_lift_fresh():
+    """The design the record cites, read from the installed release's native_functions.yaml (torchgen's copy)."""
+    torchgen = pytest.importorskip("torchgen")
+    yaml = Path(torchgen.__file__).parent / "packaged" / "ATen" / "native" / "native_functions.yaml"
+    text = yaml.read_text() if yaml.exists() else pytest.skip(f"no {yaml}")
+    comment = re.search(r"((?:^#.*\n)+)- func: lift_fresh\(", text, re.M)
+    assert comment, "lift_fresh has no comment above it"
+    said = " ".join(line.lstrip("# ") for line in comment.group(1).splitlines())
+    assert "ONLY called from a torch.tensor call" in said
+    assert "obligated to convert this into a lift_fresh_copy" in said
+
+
 # each reduced program of the campaign's reports, its execution, and what the triage says of it
 STRIDED = {"placement": "strided", "kind": "nonleaf"}
 REDUCED = [
@@ -98,13 +152,108 @@ REDUCED = [
         (Input("b", dtype="complex64", shape=ONE),
          Input("c", dtype="complex64", shape=(2, 2), placement="transposed", strided=(4, (1, 2), 0))),
         (Statement("t1", "surface.out:abs/4fb65064", ("b", "c")),), ("t1",)),
-     ("functionalize_identity", "functionalize_out_resize_strides")),
+     ("functionalize_identity", "functionalize_out_resize_strides", "functionalize_written_strides")),
     ("amax_into_input", FUNCTIONALIZE, Program((Input("a", shape=ONE), Input("b", shape=ONE)), (
         Statement("t1", "surface.out:amax/5e2a0410", ("b", "b")),), ("a",)),
      ("reduction_out_is_input",)),
     ("conj_physical_into_input", FUNCTIONALIZE, Program((Input("b", shape=ONE),), (
         Statement("t1", "surface.out:conj_physical/f5beb4c3", ("b", "b")),), ("b",)),
      ("functionalize_noop_write_version",)),
+    # the findings met by the reruns (docs/notes.md, the fourth pass)
+    ("addmm_of_itself", FUNCTIONALIZE, Program((Input("a", shape=ONE), Input("b", shape=(2, 2))), (
+        Statement("t1", "surface.inplace:addmm_/fb6ec394", ("b", "b")),), ("a",)),
+     ("functionalize_overlapping_write_snapshot",)),
+    ("add_of_own_diagonal", FUNCTIONALIZE, Program(
+        (Input("a", shape=(1, 2, 2), placement="strided", strided=(6, (6, 4, 1), 0)),), (
+            Statement("t1", "surface.alias:diagonal/14f9bf2b", ("a",)),
+            Statement("t2", "surface.inplace:logical_or_/1a18fb78", ("t1",)),
+            Statement("t3", "surface.alias:_autocast_to_full_precision/2ccf8d0d", ("a",)),
+            Statement("t4", "surface.inplace:abs_/a834c0d3", ("t3",)),
+            Statement("t5", "surface.inplace:add_/4e6e841a", ("t4", "t2"))), ("t2",)),
+     ("functionalize_identity", "functionalize_overlapping_write_snapshot", "functionalize_written_strides")),
+    ("narrow_copy_into_dtype_view", FUNCTIONALIZE, Program((Input("b", shape=(3, 4, 1)),), (
+        Statement("t2", "view_uint8", ("b",)),
+        Statement("t3", "surface.out:narrow_copy/39cf99f3", ("t2", "t2"))), ("b",)),
+     ("functionalize_identity", "functionalize_out_resize_of_alias_view", "functionalize_out_resize_strides",
+      "functionalize_written_strides")),
+    ("slice_scatter_into_view", FUNCTIONALIZE, Program((Input("a", shape=ONE),), (
+        Statement("t1", "index_put", ("a",)), Statement("t2", "surface.alias:numpy_T/21091eff", ("t1",)),
+        Statement("t3", "surface.out:slice_scatter/4c315a0e", ("t2", "t2", "t2"))), ("t1",)),
+     ("functionalize_written_strides",)),
+    ("detach_copy_into_strided", FUNCTIONALIZE, Program(
+        (Input("a", shape=(2,), placement="strided", strided=(3, (2,), 0)),), (
+            Statement("t1", "slice_scatter_from", ("a", "a")),
+            Statement("t2", "surface.inplace:_foreach_asin_/ae293b99", ("t1",)),
+            Statement("t3", "surface.out:detach_copy/27f30f0c", ("t2", "a"))), ("t3",)),
+     ("functionalize_written_strides",)),
+    ("angle_into_detached", FUNCTIONALIZE, Program((Input("a", shape=(1, 1, 1)),), (
+        Statement("t1", "detach_clone", ("a",)), Statement("t2", "detach_", ("t1",)),
+        Statement("t3", "surface.alias:swapdims/48b63123", ("t1",)),
+        Statement("t4", "surface.out:angle/9fcbd90e", ("t2", "t1"))), ("t3", "t4")),
+     ("functionalize_written_strides",)),
+    ("add_relu_broadcast", FUNCTIONALIZE, Program((Input("b", shape=ONE), Input("c", shape=ONE)), (
+        Statement("t1", "surface.inplace:_add_relu_/4f1bf9bd", ("c",)),), ("b",)),
+     ("functionalize_add_relu_inplace_broadcast",)),
+    ("set_to_dual", FUNCTIONALIZE, Program((Input("a", shape=ONE),), (
+        Statement("t2", "surface.functional:lift_fresh_copy/f377baf8", ("a",)),
+        Statement("t3", "set_", ("t2", "a"))), ("t3",), forward=True),
+     ("functionalize_data_is_the_value", "functionalize_input_metadata_mutation")),
+    ("data_of_dual", FUNCTIONALIZE, Program((Input("c", shape=ONE),), (
+        Statement("t1", "slice", ("c",)), Statement("t2", "data", ("t1",))), ("t2",), forward=True),
+     ("functionalize_data_is_the_value",)),
+    ("addcmul_cast", AOT, Program((Input("a", dtype="complex64", shape=ONE), Input("b", shape=ONE)), (
+        Statement("t1", "surface.inplace:addcmul_/2b3e965c", ("b", "a", "a")),), ("a",)),
+     ("inplace_cast_check_lost_compiled",)),
+    ("detach_of_dual", AOT, Program((Input("a", dtype="complex64", shape=ONE, kind="nonleaf"),), (
+        Statement("t1", "surface.inplace:detach_/d060e205", ("a",)),), ("t1",), forward=True),
+     ("detach_after_write_lost",)),
+    ("acosh_out_dual", AOT, Program((Input("a", shape=ONE), Input("b", shape=ONE)), (
+        Statement("t1", "surface.out:acosh/ab32e26b", ("b", "a")),), ("t1",), forward=True),
+     ("functionalize_out_forward_ad",)),
+    ("fw_primal_tangent", AOT, Program((Input("a", shape=ONE),), (
+        Statement("t1", "surface.alias:_fw_primal/a5d76c3c", ("a",)),
+        Statement("t2", "surface.alias:_autocast_to_full_precision/2ccf8d0d", ("t1",))), ("t2",), forward=True),
+     ("fw_primal_compiled_keeps_tangent",)),
+    ("fw_primal_write", AOT, Program((Input("b", shape=ONE, kind="nonleaf"),), (
+        Statement("t1", "surface.alias:_fw_primal/a5d76c3c", ("b",)),), ("t1",)),
+     ("fw_primal_compiled_keeps_tangent",)),
+    ("as_strided_after_copy_no_grad", AOT, Program((Input("a", shape=(2,)),), (
+        Statement("t2", "copy_", ("a", "a")), Statement("t3", "as_strided_", ("t2",))), ("t3",),
+        mode="no_grad", state=True),
+     ("input_write_then_inplace_view_compiled",)),
+    ("as_strided_after_copy_beside_transpose_", AOT, Program((Input("a", shape=(2,)),), (
+        Statement("t1", "transpose_", ("weight",)), Statement("t2", "copy_", ("a", "a")),
+        Statement("t3", "as_strided_", ("t2",))), ("t3",), mode="no_grad", state=True),
+     ("inplace_view_after_write_offset_lost", "input_write_then_inplace_view_compiled")),
+    ("as_strided_after_sub", AOT, Program(
+        (Input("a", shape=(2,)), Input("b", shape=ONE), Input("c", shape=(2,), alias="a.detach()")), (
+            Statement("t1", "surface.inplace:sub_/27f6fee5", ("a", "a")),
+            Statement("t3", "as_strided_", ("t1",))), ("b", "c")),
+     ("input_write_then_inplace_view_compiled",)),
+    ("fmin_then_written", AOT, Program((Input("b", shape=ONE, kind="nonleaf"),), (
+        Statement("t1", "surface.functional:fmin/ee3a64bb", ("b",)),), ("t1",), after=("zero_", "b")),
+     ("compiled_saved_input_write_unchecked",)),
+    # met by the confirming rerun of the functionalize command
+    ("foreach_addcmul_of_itself_dual", FUNCTIONALIZE, Program((Input("a", shape=(2,)),), (
+        Statement("t1", "surface.inplace:_foreach_addcmul_/b98ee25c", ("a", "a", "a")),), ("t1",), forward=True),
+     ("addcmul_inplace_forward_ad_aliased_operand", "functionalize_identity",
+      "functionalize_overlapping_write_snapshot")),
+    ("abs_out_requires_grad", FUNCTIONALIZE, Program((Input("b", shape=ONE, kind="nonleaf"),), (
+        Statement("t1", "surface.out:abs/4fb65064", ("b", "b")),), ("t1",)),
+     ("functionalize_autograd_checks_skipped",)),
+    ("soft_margin_loss_into_detach", FUNCTIONALIZE, Program((Input("a", shape=(1, 1)), Input("b", shape=(2, 2))), (
+        Statement("t1", "diagonal_scatter", ("a",)), Statement("t5", "abs", ("t1",)),
+        Statement("t7", "surface.alias:detach/791b3d49", ("b",)),
+        Statement("t8", "surface.out:soft_margin_loss/85882962", ("t7", "t7", "t5"))), ("t8",), forward=True),
+     ("functionalize_identity", "functionalize_out_resize_of_alias_view", "functionalize_out_resize_strides",
+      "functionalize_written_strides")),
+    ("any_into_itself", FUNCTIONALIZE, Program((Input("a", dtype="bool", shape=(2,)),), (
+        Statement("t1", "surface.out:any/ba43a456", ("a", "a")),), ("t1",)),
+     ("functionalize_identity", "reduction_out_is_input")),
+    # met by the confirming rerun of the compile.aot_eager command
+    ("any_into_float", AOT, Program((Input("c", shape=ONE),), (
+        Statement("t1", "surface.out:any/ba43a456", ("c", "c")),), ("t1",)),
+     ("inplace_cast_check_lost_compiled",)),
 ]
 
 

@@ -1,0 +1,45 @@
+"""`torch.ops.aten._fw_primal(x, 0)` (what forward_ad.unpack_dual's primal is) under
+torch.compile(backend="aot_eager"): eagerly the primal of a dual x has no tangent; compiled it keeps x's tangent
+(the traced op is an alias of x, regenerated from the dual input). For a non-dual x that requires grad, eagerly the
+result is a view a caller may write in place; compiled it is a view returned by the CompiledFunction, and the write
+is refused ("Output 0 of CompiledFunction is a view and is being modified inplace. This view was created inside a
+custom Function"), where `torch.ops.aten.alias(x)` comes back as an AliasBackward0 view that accepts it. Found by
+`python -m copysuite fuzz --execution compile.aot_eager --vocabulary surface` (seed 5201); seen on torch 2.13.0 and
+2.14.1. No upstream report found."""
+import sys
+
+import torch
+import torch._functorch.config
+import torch._inductor.config
+import torch.autograd.forward_ad as fwAD
+
+torch._inductor.config.fx_graph_cache = False
+torch._functorch.config.enable_autograd_cache = False
+
+
+def program(x):
+    return torch.ops.aten._fw_primal(x, 0)
+
+
+seen = {}
+for label in ("eager", "aot_eager"):
+    torch._dynamo.reset()
+    f = program if label == "eager" else torch.compile(program, backend="aot_eager")
+    x = torch.zeros(1, requires_grad=True) * 1
+    try:
+        f(x).add_(1)
+        write = "accepted"
+    except RuntimeError as exc:
+        write = f"refused: {str(exc)[:70]}"
+    torch._dynamo.reset()
+    g = program if label == "eager" else torch.compile(program, backend="aot_eager")
+    g(torch.zeros(1))                  # compiled on a plain tensor, then called with a dual one
+    with fwAD.dual_level():
+        tangent = fwAD.unpack_dual(g(fwAD.make_dual(torch.zeros(1), torch.ones(1)))).tangent
+    seen[label] = (tangent is None, write)
+    print(f"torch {torch.__version__} {label:9}: tangent of the primal {tangent}; a write to it {write}")
+# the bug: the compiled primal keeps the tangent, or refuses the write eager accepts
+reproduces = seen["aot_eager"] != seen["eager"]
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
+print(f"VERDICT: {verdict}")
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])
