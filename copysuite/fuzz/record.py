@@ -67,7 +67,7 @@ class Record:
                                                        or overlapping_call(run.program, self.overlapping_ops)):
             return False
         if self.repeated_operand and not any(set(self.ops) & set(named_ops_of(s.op)) and len(set(s.args)) < len(s.args)
-                                             for s in run.program.statements):
+                                             for s in statements_of(run.program)):
             return False
         if self.subclass and not run.program.wraps_subclass:
             return False
@@ -98,6 +98,12 @@ def named_ops(program) -> set:
     return {name for op in program.ops for name in named_ops_of(op)}
 
 
+def statements_of(program) -> tuple:
+    """A drawn program's statements; none for a caller's function (copysuite.usercode.sides.Called), whose calls are not
+    known, so a record that asks how an op was called never explains it."""
+    return getattr(program, "statements", ())
+
+
 def named_ops_of(op: str) -> tuple:
     """One op by each name a record may give it (named_ops)."""
     return op, op.rsplit("/", 1)[0], op.split(":")[0]
@@ -115,7 +121,7 @@ def memory_roots(program) -> dict:
     for i in program.inputs:
         source = re.match(r"\w+", i.alias or "")
         roots[i.name] = roots.get(source.group(0), i.name) if source else i.name
-    for s in program.statements:
+    for s in statements_of(program):
         op = BY_NAME.get(s.op)
         aliasing = (op is not None and op.kind in ALIASING_KINDS) or s.op in WRITES_FROM or (
             s.op.split(":")[0] in ALIASING_CLASSES)
@@ -129,7 +135,7 @@ def overlapping_call(program, names) -> bool:
         return False
     roots = memory_roots(program)
     return any(set(names) & set(named_ops_of(s.op)) and len({roots.get(a, a) for a in s.args}) < len(s.args)
-               for s in program.statements)
+               for s in statements_of(program))
 
 
 def outputs_in(field: str) -> set:
