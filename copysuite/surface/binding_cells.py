@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 
 from copysuite.judge.failures import ConformanceFailure
+from copysuite.run.storage import untyped_storage
 from copysuite.surface import binding_calls, bindings
 from copysuite.surface.cells import PREFIX, SurfaceCell
 from copysuite.surface.checks import Judge, NotApplicable
@@ -55,7 +56,7 @@ class BindingJudge(Judge):
         interface = getattr(result, "__array_interface__", None)
         if interface is None:
             self.fail("shares_memory", "an array over x's memory", type(result).__name__)
-        start, size = storage_ptr(x), x.untyped_storage().nbytes()
+        start, size = storage_ptr(x), untyped_storage(x).nbytes()
         if not start <= interface["data"][0] < start + max(size, 1):
             self.fail("shares_memory", "an array over x's memory (no copy)", "an array elsewhere (a copy)",
                       extra="import numpy\nprint(numpy.shares_memory(result, x.numpy()))")
