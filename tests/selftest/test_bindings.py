@@ -101,6 +101,21 @@ def test_meta_cells_judge_only_the_view_calls():
     assert all(c.setup.endswith(binding_cells.META) for c in getitem if c)
 
 
+@pytest.mark.parametrize("setup, call", [
+    ("x = torch.randn(3, 4, requires_grad=True)", "x.rename('a', 'b')"),
+    ("x = torch.randn(3, 4, requires_grad=True)", "x.refine_names('a', 'b')"),
+    ("x = torch.randn(3, 4, requires_grad=True).rename('a', 'b')", "x.align_to('b', 'a')"),
+    ("x = torch.randn(3, 4, names=('a', 'b'))", "x.t()"),
+])
+def test_a_view_of_named_tensors_stays_on_the_cpu(setup, call):
+    """Named tensors are CPU and CUDA only (aten: "NYI: named tensors only support CPU and CUDA tensors"): 2.2.2
+    refuses to move a named tensor to meta, 2.0.1 moves it and then fails its sum(); neither is the view's contract.
+    The same view call without names still runs on meta."""
+    assert binding_cells.on_meta(Call("probe", "alias", "hand", setup, call, "view")) is None
+    plain = Call("probe", "alias", "hand", "x = torch.randn(3, 4, requires_grad=True)", "x.t()", "view")
+    assert binding_cells.on_meta(plain) is not None
+
+
 def test_a_multi_output_reproduction_runs_alone_on_the_failing_element():
     fault = next(f for f in BINDING_FAULTS if f.name == "binding_split_last_chunk_copied")
     with fault.applied(), pytest.raises(ConformanceFailure) as caught:
