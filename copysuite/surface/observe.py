@@ -5,6 +5,8 @@ from __future__ import annotations
 import torch
 from torch.utils._pytree import tree_flatten, tree_map, tree_unflatten
 
+from copysuite.run.storage import untyped_storage
+
 
 def listed(x) -> list:
     return list(x) if isinstance(x, (list, tuple)) else [x]
@@ -17,7 +19,7 @@ def tensors(result) -> list:
 def storage_ptr(t):
     if t.layout != torch.strided or t.numel() == 0:
         return None
-    return (t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()).data_ptr()
+    return untyped_storage(t).data_ptr()
 
 
 def shares(a, b) -> bool:

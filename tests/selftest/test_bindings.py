@@ -101,6 +101,21 @@ def test_meta_cells_judge_only_the_view_calls():
     assert all(c.setup.endswith(binding_cells.META) for c in getitem if c)
 
 
+@pytest.mark.parametrize("setup, call", [
+    ("x = torch.randn(3, 4, requires_grad=True)", "x.rename('a', 'b')"),
+    ("x = torch.randn(3, 4, requires_grad=True)", "x.refine_names('a', 'b')"),
+    ("x = torch.randn(3, 4, requires_grad=True).rename('a', 'b')", "x.align_to('b', 'a')"),
+    ("x = torch.randn(3, 4, names=('a', 'b'))", "x.t()"),
+])
+def test_a_view_of_named_tensors_stays_on_the_cpu(setup, call):
+    """Named tensors are CPU and CUDA only (aten: "NYI: named tensors only support CPU and CUDA tensors"): 2.2.2
+    refuses to move a named tensor to meta, 2.0.1 moves it and then fails its sum(); neither is the view's contract.
+    The same view call without names still runs on meta."""
+    assert binding_cells.on_meta(Call("probe", "alias", "hand", setup, call, "view")) is None
+    plain = Call("probe", "alias", "hand", "x = torch.randn(3, 4, requires_grad=True)", "x.t()", "view")
+    assert binding_cells.on_meta(plain) is not None
+
+
 def test_a_multi_output_reproduction_runs_alone_on_the_failing_element():
     fault = next(f for f in BINDING_FAULTS if f.name == "binding_split_last_chunk_copied")
     with fault.applied(), pytest.raises(ConformanceFailure) as caught:
@@ -155,3 +170,16 @@ def test_report_counts_every_binding_in_scope():
     assert rep["in_scope"] == len(scoped) and len(rep["out_of_scope"]) + len(scoped) == rep["listed"]
     assert "Tensor.split" in rep["classes"]["alias"]["checked"]
     assert f"| dunder | {rep['classes']['dunder']['total']} |" in markdown(rep)
+
+
+@pytest.mark.parametrize("entry", ["surface.binding:Tensor.__array__", "surface.binding:Tensor.__dlpack__"])
+def test_the_dunders_memory_clause_runs_without_tensor_untyped_storage(entry, monkeypatch):
+    """Tensor.untyped_storage is new in 2.0: on 1.13.1 the dunders' memory clause must reach x's storage another way
+    (copysuite.run.storage.untyped_storage), not stop the cell with an AttributeError. Here the method is hidden from
+    the installed torch's tensors (it is the C base class's: a property that raises hides it), as 1.13.1 lacks it;
+    Tensor.storage() of today calls it too, so the one helper is the only way in that stays open."""
+    def absent(self):
+        raise AttributeError("'Tensor' object has no attribute 'untyped_storage'")
+    monkeypatch.setattr(torch.Tensor, "untyped_storage", property(absent))
+    assert not hasattr(torch.ones(1), "untyped_storage")
+    assert cell(entry).judge() >= 1

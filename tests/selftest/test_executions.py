@@ -93,6 +93,18 @@ def test_a_failure_names_the_inputs_that_compiled_its_function_first(monkeypatch
     assert "first compiled for 1 other inputs" in found.message() and first.describe() in found.message()
 
 
+def test_an_eager_failure_is_reported_on_a_release_without_torch_compile(monkeypatch):
+    """A failure asks for its function's compile history by the executor's key, eager ones too; torch.compile, part
+    of the key, is new in 2.0, and on 1.13.1 an eager cell's failure must still be reported as itself, not as an
+    AttributeError. Here torch.compile is taken away from the installed torch, as 1.13.1 lacks it."""
+    from copysuite.judge.judge import failure
+    monkeypatch.delattr(torch, "compile")
+    cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.returns_input"],
+                                      check_names=["same_object"], devices=["cpu"], executions=["eager"]))
+    found = failure(cell, case("eager"), "mismatch", True, False, None)
+    assert found.kind == "mismatch" and found.compiled_before == []
+
+
 @needs_compile
 def test_the_printed_reproduction_turns_the_compile_caches_off_as_the_harness_does():
     """The harness compiles with inductor's and AOTAutograd's caches off (a cached graph served other inputs); a
