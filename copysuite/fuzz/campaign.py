@@ -10,8 +10,10 @@ each key it claims and each finding); the parent puts together what each process
 that died, its journal (copysuite.fuzz.merge.combine), with each worker's seed, programs and rate. A process killed
 by a signal (a SIGSEGV in torch) or ended by an exit status is named in `deaths` (its signal, programs, the program
 under way and faulthandler's trace), and its worker restarted from a seed of its own while the run's minutes and
-programs last, at most MAX_RESTARTS times. A signal to the parent (SIGINT, SIGTERM) is passed to the workers, which
-stop and write what they have; a process that left nothing is named in the report.
+programs last, at most MAX_RESTARTS times; the restart is handed the keys the dead process claimed and did not
+reduce (journal.unreduced), and reduces them. `-n 1` runs its one worker so too. A signal to the parent (SIGINT,
+SIGTERM) is passed to the workers, which stop and write what they have; a process that left nothing is named in the
+report.
 """
 from __future__ import annotations
 
@@ -72,10 +74,11 @@ class Claims:
 class Process:
     """One process of a worker: its first (restart 0), or the one started after its `restart`-th death."""
 
-    def __init__(self, context, index: int, restart: int, programs: int | None, options: dict, folder: str):
+    def __init__(self, context, index: int, restart: int, programs: int | None, options: dict, folder: str,
+                 inherited=()):
         self.index, self.restart, self.programs = index, restart, programs
         self.seed = worker_seed(options["seed"], index, restart)
-        self.process = context.Process(target=worker, args=(index, restart, programs, options, folder),
+        self.process = context.Process(target=worker, args=(index, restart, programs, options, folder, inherited),
                                        name=f"copysuite-fuzz-{index}-{restart}")
         self.ended = False
 
@@ -87,9 +90,9 @@ class Process:
         return True
 
 
-def worker(index: int, restart: int, programs: int | None, options: dict, folder: str) -> None:
+def worker(index: int, restart: int, programs: int | None, options: dict, folder: str, inherited=()) -> None:
     """One process of a worker (spawned): its search, told to its journal as it goes, then its report into
-    `folder`."""
+    `folder`; `inherited`: the keys a dead process of this worker left unreduced (journal.unreduced)."""
     journal.trace_into(folder, index, restart)   # before torch: a crash importing it is traced too
     diary = journal.Journal(folder, index, restart)
     stopper = interrupt.Stopper()
@@ -109,7 +112,7 @@ def worker(index: int, restart: int, programs: int | None, options: dict, folder
             report = search.search(options["execution"], seed=own, programs=programs, caches=options["caches"],
                                    shrink_attempts=options["shrink_attempts"], progress=progress,
                                    deadline=options["soft"], claim=Claims(folder), stopper=stopper,
-                                   vocabulary=options["vocabulary"], journal=diary)
+                                   vocabulary=options["vocabulary"], journal=diary, inherited=inherited)
         except interrupt.Interrupted:   # before the search began: nothing to report, the parent says so
             return
         interrupt.ignore()
@@ -150,7 +153,8 @@ def run(execution: str, *, workers: int, seed: int = 0, programs: int | None = N
                f"{MAX_RESTARTS} restarts used" if p.restart >= MAX_RESTARTS else
                "its time was spent" if soft is not None and time.monotonic() >= soft else
                "its programs were run" if left is not None and left <= 0 else None)
-        death.update({"restarted": why is None, "why_not_restarted": why})
+        handed = journal.unreduced(folder, p.index, p.restart) if why is None else []
+        death.update({"restarted": why is None, "why_not_restarted": why, "keys_handed_to_restart": len(handed)})
         deaths.append(death)
         if progress:
             progress(f"worker {p.index} (restart {p.restart}, seed {p.seed}) died: {death['signal'] or 'exit code'} "
@@ -158,7 +162,7 @@ def run(execution: str, *, workers: int, seed: int = 0, programs: int | None = N
                      + ("restarted" if why is None else f"not restarted: {why}")
                      + (f"\n{death['trace']}" if death["trace"] else ""))
         if why is None:
-            processes.append(Process(context, p.index, p.restart + 1, left, options, folder))
+            processes.append(Process(context, p.index, p.restart + 1, left, options, folder, handed))
             processes[-1].process.start()
 
     previous = {s: signal.signal(s, forward) for s in interrupt.SIGNALS}

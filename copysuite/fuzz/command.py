@@ -11,8 +11,10 @@ Hypothesis draws the programs from the seed (the same seed, the same programs in
 run repeatable, `--minutes` stops wherever the time ends). Every divergence is judged (copysuite.fuzz.model); the
 first program of each verdict key is reduced (copysuite.fuzz.shrink) and reported once per finding key, with its
 minimal program, expected (eager) vs observed, and a standalone reproduction. `--minutes` bounds the whole run, the
-reduction included; `-n N` runs N processes with one report (copysuite.fuzz.campaign); a run stopped by SIGINT or
-SIGTERM writes its report with what it has, marked interrupted. `merge` puts the reports of several runs together
+reduction included; `-n N` runs N worker processes with one report (copysuite.fuzz.campaign: a worker that torch
+kills is named and restarted, and what it found kept), `-n 1` one (`--in-process`: the search in the command's own
+process, for a debugger, where a crash ends the run without a report); a run stopped by SIGINT or SIGTERM writes its
+report with what it has, marked interrupted. `merge` puts the reports of several runs together
 (copysuite.fuzz.merge). `--vocabulary surface` draws the operator surface's ops beside the hand-written ones
 (copysuite.fuzz.surface_vocabulary); `vocabulary` reports their number by class (copysuite.fuzz.vocabulary_report).
 Exit status: 0, or 1 with `--require-known` when a finding is new.
@@ -134,6 +136,8 @@ def main(argv=None) -> int:
                         "minutes")
     parser.add_argument("-n", "--processes", type=int, default=1, help="search in this many processes (one report; "
                         "process i draws from a seed derived from --seed and i)")
+    parser.add_argument("--in-process", action="store_true", help="search in this process, not in a worker process "
+                        "(for a debugger or a profiler: a crash in torch then ends the run without a report)")
     parser.add_argument("--caches", choices=CACHES, default="off",
                         help="inductor's FX graph cache and AOTAutograd's cache: off (as the specs run) or on")
     parser.add_argument("--json", help="write the report here")
@@ -148,6 +152,8 @@ def main(argv=None) -> int:
         parser.error("give --programs N or --minutes M (or both)")
     if args.processes < 1:
         parser.error("-n takes 1 or more processes")
+    if args.in_process and args.processes > 1:
+        parser.error("--in-process searches in one process: leave out -n, or give -n 1")
     options = {"seed": args.seed, "programs": args.programs, "minutes": args.minutes, "caches": args.caches,
                "shrink_attempts": args.shrink_attempts, "vocabulary": args.vocabulary,
                "progress": lambda line: print(line, file=sys.stderr, flush=True)}
@@ -166,7 +172,7 @@ def main(argv=None) -> int:
             if reason:
                 print(f"cannot fuzz: {reason}", file=sys.stderr)
                 return 2
-            if args.processes > 1:
+            if not args.in_process:
                 stopper.disarm()   # the parent only waits: campaign.run passes a signal on to the workers
                 report = campaign.run(args.execution, workers=args.processes, started=started, **options)
                 report["interrupted"] = report["interrupted"] or stopper.reason

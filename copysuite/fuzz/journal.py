@@ -3,23 +3,28 @@ killed by a signal (a SIGSEGV or SIGABRT in torch) loses nothing it found; and t
 
 Each process of worker S (its first, restart 0, then restart R after its R-th death) writes:
 - `S-R.state`: the counts so far, the seconds searched and the program under way, rewritten before each program
-  (with os.pwrite: no Python buffer to lose, and the kernel keeps what was written when the process dies);
+  (in the reduction: the key under reduction; with os.pwrite: no Python buffer to lose, and the kernel keeps what
+  was written when the process dies);
 - `S-R.jsonl`, appended line by line: the search's header (execution, seed, release), then each verdict key the
-  process claims, as a finding of its first program before any reduction, then each reduced finding;
+  process claims, as a finding of its first program before any reduction (with that program, pickled, so that a
+  restart can reduce it), then each reduced finding;
 - `S-R.trace`: faulthandler's output, the Python stack of every thread at a fatal signal;
 - `S-R.json`: its report, at its end (copysuite.fuzz.search's format).
 `left` reads them back as a report of that format: the report when there is one, else what the journal holds, the
 keys not reduced marked `"shrink_stopped": "died"`. `death` describes a process that ended by a signal or an exit
-status other than 0.
+status other than 0; `unreduced` gives the keys it claimed and did not reduce, with their programs, for its restart
+to reduce (but the key whose reduction it died in: that reduction may be what kills a process).
 
 A test-only hook makes workers die by a real signal: COPYSUITE_FUZZ_TEST_DEATH=WORKER:PROGRAMS:TIMES[,...] makes the
 first TIMES processes of worker WORKER kill themselves with SIGSEGV before their program PROGRAMS + 1.
 """
 from __future__ import annotations
 
+import base64
 import faulthandler
 import json
 import os
+import pickle
 import signal
 
 DEATH_HOOK = "COPYSUITE_FUZZ_TEST_DEATH"
@@ -51,6 +56,7 @@ class Journal:
         self.state = os.open(name(folder, worker, restart, "state"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         self.lines = os.open(name(folder, worker, restart, "jsonl"), os.O_WRONLY | os.O_CREAT | os.O_APPEND)
         self.die_after = dies_after(worker, restart)
+        self.counts, self.seconds = None, 0.0   # the search's, once it has ended
 
     def _append(self, entry: dict) -> None:
         os.write(self.lines, (json.dumps(entry) + "\n").encode())
@@ -66,10 +72,19 @@ class Journal:
 
     def searched(self, counts: dict, seconds: float) -> None:
         """The search has ended; the reduction begins."""
-        self._state({"counts": counts, "seconds": round(seconds, 2), "program": None, "reducing": True})
+        self.counts, self.seconds = counts, round(seconds, 2)
+        self._state({"counts": counts, "seconds": self.seconds, "program": None, "reducing": True})
 
-    def found(self, key: tuple, finding: dict) -> None:
-        self._append({"found": list(key), "finding": finding})
+    def reducing(self, key: tuple) -> None:
+        """The reduction of `key` begins."""
+        self._state({"counts": self.counts, "seconds": self.seconds, "program": None, "reducing": True,
+                     "key": list(key)})
+
+    def found(self, key: tuple, finding: dict, program=None) -> None:
+        entry = {"found": list(key), "finding": finding}
+        if program is not None:
+            entry["program_pickle"] = base64.b64encode(pickle.dumps(program)).decode()
+        self._append(entry)
 
     def reduced(self, key: tuple, finding: dict) -> None:
         self._append({"reduced": list(key), "finding": finding})
@@ -133,6 +148,34 @@ def left(folder: str, worker: int, restart: int) -> dict | None:
             "programs_per_second": round(counts["programs"] / seconds, 2) if seconds else None,
             "total_seconds": seconds, "interrupted": None, "keys_claimed_elsewhere": None,
             "findings": sorted(findings.values(), key=lambda f: (f["status"] != "new", f["key"]))}
+
+
+def unreduced(folder: str, worker: int, restart: int) -> list:
+    """The keys a process claimed and did not reduce, each with its first program (pickled, base64) and the seed
+    that drew it, as [[key, program, seed]]; left out: a key without its program, and the key whose reduction the
+    process died in."""
+    found, reduced = {}, set()
+    try:
+        with open(name(folder, worker, restart, "jsonl")) as f:
+            for line in f:
+                try:
+                    entry = json.loads(line)
+                except ValueError:   # a line cut by the death
+                    continue
+                if "found" in entry and entry.get("program_pickle"):
+                    found[tuple(entry["found"])] = entry["program_pickle"], entry["finding"].get("seed")
+                elif "reduced" in entry:
+                    reduced.add(tuple(entry["reduced"]))
+    except OSError:
+        return []
+    dying = tuple((state(folder, worker, restart) or {}).get("key") or ())
+    return [[list(key), program, seed] for key, (program, seed) in found.items()
+            if key not in reduced and key != dying]
+
+
+def program_of(pickled: str):
+    """A program `unreduced` gave (copysuite.fuzz.generate.Program)."""
+    return pickle.loads(base64.b64decode(pickled))
 
 
 def death(folder: str, worker: int, restart: int, exitcode: int | None) -> dict:

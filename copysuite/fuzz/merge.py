@@ -35,11 +35,15 @@ def _order(finding: dict) -> tuple:
 
 def combine(reports: list) -> dict:
     """The reports of one run's workers (one execution, one release) as one report of the single-process format:
-    the counts summed, each finding once (the first worker's, with the programs of every worker that has it)."""
+    the counts summed, each finding once (the first worker's, with the programs of every worker that has it); a
+    finding a dead process left unreduced is left out where another process (its restart) reduced its verdict key."""
     counts = {c: sum(r["counts"][c] for r in reports) for c in COUNTS}
+    reduced = {tuple(f["key"][:-1]) for r in reports for f in r["findings"] if f.get("shrink_stopped") != "died"}
     findings = {}
     for report in reports:
         for f in report["findings"]:
+            if f.get("shrink_stopped") == "died" and tuple(f["key"][:-1]) in reduced:
+                continue
             key = tuple(f["key"])
             if key in findings:
                 findings[key]["programs_with_key"] += f["programs_with_key"]

@@ -23,6 +23,7 @@ from hypothesis import seed as hypothesis_seed
 
 from copysuite.fuzz import differential, generate, merge, reproduction, shrink
 from copysuite.fuzz.interrupt import Interrupted
+from copysuite.fuzz.journal import program_of
 
 PROGRESS_SECONDS = 10.0
 SHRINK_SHARE = 0.25     # of a run's minutes, the most the search leaves to the reduction
@@ -41,13 +42,16 @@ def versions() -> str:
 def search(execution: str, *, seed: int = 0, programs: int | None = None, minutes: float | None = None,
            caches: str = "off", shrink_attempts: int = shrink.MAX_ATTEMPTS, progress=None,
            deadline: float | None = None, claim=None, stopper=None, vocabulary: str = "default",
-           journal=None) -> dict:
+           journal=None, inherited=()) -> dict:
     """Run the search and the reduction; returns the report. `deadline` (time.monotonic()) ends the whole run, by
     default `minutes` from now; `claim(key)` says whether this process reduces a verdict key (False: another
     process of the campaign has it); `stopper` (interrupt.Stopper) names what interrupted the run; `vocabulary`:
     the ops drawn, `default` (the hand-written table) or `surface` (copysuite.fuzz.surface_vocabulary);
     `journal` (copysuite.fuzz.journal.Journal) is told of each program before it runs and of each key and finding,
-    so that a campaign keeps what a process found when it dies."""
+    so that a campaign keeps what a process found when it dies; `inherited` ([key, program, seed] of
+    copysuite.fuzz.journal.unreduced): keys a dead process of this worker claimed and did not reduce,
+    which this process judges again and reduces as its own (a key whose program no longer gives it stays the dead
+    process's, unreduced)."""
     differential.configure(caches)
     # a process killed by a memory error (SIGSEGV, SIGABRT: surface runs met both) prints the Python line it was
     # running, the program's statement among them, instead of dying with an exit code alone (to stderr, unless a
@@ -64,6 +68,18 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
     counts = {"programs": 0, "invalid": 0, "same": 0, "by_design": 0, "known": 0, "new": 0}
     first = {}          # verdict key -> (program, run, verdict) of its first program, for the keys this process has
     others = set()      # verdict keys another process claimed
+    handed = {"keys": len(inherited), "judged_again_the_same": 0}
+    drew = {}           # verdict key -> the seed that drew its program, where another process's seed did
+    for key, pickled, its_seed in inherited:   # claimed already, by the dead process
+        program = program_of(pickled)
+        run, judged = shrink.verdict(program, execution, caches)
+        if judged is not None and tuple(judged.key) == tuple(key) and tuple(key) not in first:
+            handed["judged_again_the_same"] += 1
+            first[tuple(key)] = (program, run, judged)
+            drew[tuple(key)] = its_seed
+            if journal is not None:
+                journal.found(judged.key, finding(shrink.Reduction(program, run, judged, 0, "died"), program,
+                                                  execution, caches, its_seed), program)
 
     def reserve(now: float) -> float:
         """Seconds to leave the reduction of the keys found so far."""
@@ -94,7 +110,7 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
                 first[judged.key] = (program, run, judged)
                 if journal is not None:
                     journal.found(judged.key, finding(shrink.Reduction(program, run, judged, 0, "died"), program,
-                                                      execution, caches, seed))
+                                                      execution, caches, seed), program)
             else:
                 others.add(judged.key)
         if progress and time.monotonic() - last > PROGRESS_SECONDS:
@@ -129,6 +145,8 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
         if stopper is not None and stopper.reason:
             stop(stopper.reason)
         if not interrupted:
+            if journal is not None:
+                journal.reducing(key)
             try:
                 reduced = shrink.minimize(program, execution, caches, key, shrink_attempts, deadline=key_deadline,
                                           start=(run, judged), check=stopper.check if stopper else None)
@@ -137,10 +155,10 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
             if reduced.stopped == "interrupted":
                 stop((stopper.reason if stopper else None) or "interrupted")
         try:
-            fkey = add_finding(findings, reduced, program, execution, caches, seed)
+            fkey = add_finding(findings, reduced, program, execution, caches, drew.get(key, seed))
         except Interrupted as why:        # a signal that came before stop(): nothing can raise again
             stop(str(why))
-            fkey = add_finding(findings, reduced, program, execution, caches, seed)
+            fkey = add_finding(findings, reduced, program, execution, caches, drew.get(key, seed))
         if journal is not None:
             journal.reduced(key, findings[fkey])
     if stopper is not None:
@@ -151,6 +169,7 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
               "vocabulary": vocabulary,
               "total_seconds": round(time.monotonic() - start, 1), "interrupted": interrupted,
               "keys_claimed_elsewhere": len(others),
+              **({"inherited_keys": handed} if inherited else {}),
               "findings": sorted(findings.values(), key=lambda f: (f["status"] != "new", f["key"]))}
     report["statements_per_finding"] = merge.statements(report["findings"])
     return report

@@ -1,5 +1,6 @@
-"""A campaign's worker that dies (copysuite/fuzz/journal.py, campaign.py): what a dead process's journal holds, and
-the report built from what each process left, dead or not (synthetic files; without torch). Opt-in (COPYSUITE_FUZZ=1,
+"""A campaign's worker that dies (copysuite/fuzz/journal.py, campaign.py): what a dead process's journal holds, the
+keys it hands its restart, and the report built from what each process left, dead or not (synthetic files; without
+torch). Opt-in (COPYSUITE_FUZZ=1,
 as in test_fuzz_campaign.py: it starts six processes that each import torch and search): workers killed by a real
 SIGSEGV, what they found kept and named in the report, and restarted."""
 import json
@@ -90,6 +91,39 @@ def test_the_report_holds_what_dead_processes_left(tmp_path):
     assert merge.merge([("a.json", data)])["runs"][0]["workers"] == 2
 
 
+def test_the_keys_a_dead_process_did_not_reduce_go_to_its_restart(tmp_path):
+    """Each claimed key with its program and seed; not a key without its program, nor the one whose reduction was
+    under way when the process died (that reduction may be what kills it), nor one reduced."""
+    diary = journal.Journal(str(tmp_path), 0, 0)
+    diary.begin({"execution": "functionalize", "seed": 9})
+    counts = dict.fromkeys(merge.COUNTS, 0)
+    diary.found(KNOWN, finding((*KNOWN, "ops:add_"), seed=9), "first program")
+    diary.found(NEW, finding((*NEW, "ops:mul_"), "new", seed=9), "second program")
+    diary.found(("other",), finding(("other", "ops:neg"), seed=9))   # no program: cannot be reduced elsewhere
+
+    def handed():
+        return [(tuple(key), journal.program_of(program), seed)
+                for key, program, seed in journal.unreduced(str(tmp_path), 0, 0)]
+    assert handed() == [(KNOWN, "first program", 9), (NEW, "second program", 9)]   # died in the search
+    diary.searched(counts, 1.0)
+    diary.reducing(KNOWN)
+    assert handed() == [(NEW, "second program", 9)]
+    diary.reduced(NEW, finding((*NEW, "ops:mul_"), "new", seed=9))
+    assert handed() == []
+    assert journal.unreduced(str(tmp_path), 1, 0) == []   # a process that left nothing
+
+
+def test_the_restart_s_reduced_finding_replaces_the_dead_process_s_first_program():
+    """Where the restart reduced a key the dead process left unreduced, the report keeps the reduced finding only;
+    a key nobody reduced stays, marked."""
+    dead = report(findings=[finding((*NEW, "ops:mul_,add_"), "new", 3, shrink_stopped="died"),
+                            finding((*KNOWN, "ops:add_"), shrink_stopped="died")])
+    restart = report(findings=[finding((*NEW, "ops:mul_"), "new", 1)])
+    combined = merge.combine([dead, restart])
+    assert [(f["key"], f["shrink_stopped"]) for f in combined["findings"]] == [
+        ([*NEW, "ops:mul_"], "minimal"), ([*KNOWN, "ops:add_"], "died")]
+
+
 @opt_in
 @needs_functionalize
 @pytest.mark.timeout(600)   # six processes import torch, on a possibly busy machine
@@ -122,3 +156,24 @@ def test_a_worker_killed_by_a_signal_keeps_what_it_found_and_is_restarted(tmp_pa
         campaign.worker_seed(3, 0, 1), 8, False), "the restart runs the rest of worker 0's share"
     assert data["counts"]["programs"] == 24 + 2 * (campaign.MAX_RESTARTS + 1)
     assert "died: worker 0 restart 0 by SIGSEGV after 16 programs" in done.stdout
+    # the keys worker 0's first process claimed and did not reduce (its seed's findings), reduced by its restart
+    claimed = [f for f in data["findings"] if f["seed"] == 3]
+    assert len(claimed) == first["keys_handed_to_restart"] == parts[0, 0]["findings"], first
+    assert all(f["shrink_stopped"] != "died" for f in claimed), [f["shrink_stopped"] for f in claimed]
+
+
+@opt_in
+@needs_functionalize
+@pytest.mark.timeout(600)
+def test_one_process_killed_by_a_signal_still_reports(tmp_path):
+    """`-n 1` searches in a worker process too: killed by a real SIGSEGV after 6 programs, it is named, restarted
+    with the rest of the programs, and the report holds both processes' programs."""
+    out = tmp_path / "one.json"
+    done = subprocess.run([sys.executable, "-m", "copysuite", "fuzz", "--execution", "functionalize", "--programs",
+                           "12", "--seed", "3", "--shrink-attempts", "5", "--json", str(out)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600, env={**os.environ, journal.DEATH_HOOK: "0:6:1"})
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    assert [(d["worker"], d["restart"], d["signal"], d["programs"], d["restarted"]) for d in data["deaths"]] == [
+        (0, 0, "SIGSEGV", 6, True)], done.stderr
+    assert data["counts"]["programs"] == 12 and "died: worker 0 restart 0 by SIGSEGV after 6 programs" in done.stdout
