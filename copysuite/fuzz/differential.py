@@ -44,6 +44,7 @@ class Side:
     signature: dict
     error: str | None            # the call's exception, "Type: message" (records match it)
     error_classes: tuple = ()    # the names of its class and base classes
+    forward_error: str | None = None  # the forward-mode call's exception (Program.forward), "Type: message"
 
 
 @dataclasses.dataclass
@@ -152,7 +153,7 @@ class _Caller:
 def _observe(caller: _Caller) -> Side:
     given, outputs, leaves, prior, error = caller()
     fields = signature.observe_call(given, outputs, prior, error)
-    text = None if error is None else f"{type(error).__name__}: {str(error).strip()[:2000]}"
+    text = None if error is None else error_text(error)
     if error is not None:
         return Side(fields, text, tuple(c.__name__ for c in type(error).__mro__))
     for index in range(len(outputs)):
@@ -169,9 +170,17 @@ def _observe(caller: _Caller) -> Side:
         given, outputs, leaves, _, error = caller(caller.program.after_lines())
         if error is None:
             fields.update(signature.observe_after(caller.then_error, outputs, leaves))
+    forward_error = None
     if caller.program.forward:
-        fields.update(signature.observe_forward(*caller.forward()))
-    return Side(fields, None)
+        names, tangents, error = caller.forward()
+        fields.update(signature.observe_forward(names, tangents, error))
+        forward_error = None if error is None else error_text(error)
+    return Side(fields, None, forward_error=forward_error)
+
+
+def error_text(error: BaseException) -> str:
+    """An exception as a record's `message` matches it."""
+    return f"{type(error).__name__}: {str(error).strip()[:2000]}"
 
 
 def untangled(program: Program) -> Program:

@@ -8,7 +8,9 @@ matches `kinds` (a regular expression), and, where given, the program uses one o
 variable as two of its operands: `repeated_operand`, an out= form whose out is its input) or calls one of
 `overlapping_ops` with two operands of one memory (one variable, or views and in-place results of one: an in-place or
 out= op reading what it writes), has aliased inputs (`aliased`), for a `call.raises` field the execution's exception
-matches `message` (or the execution raised none: `execution_ran`), the field is None eagerly and all zeros under
+matches `message` and for a `forward.raises` field its forward-mode exception does, eager's exception matches
+`eager_message` (for a `forward.*` field: eager's forward-mode exception), the execution raised none
+(`execution_ran`), the field is None eagerly and all zeros under
 the execution (`zeros_for_none`: a gradient eager leaves undefined), or, for a `raises` field, names the exception
 the execution raised (`raised_by_execution`: not a step it never reached); a `variant` (copysuite.fuzz.variants,
 judged as its base execution) limits it to runs of that variant. An op name starting with @ names a set (`OP_SETS`).
@@ -46,7 +48,7 @@ class Record:
     alias: str = ""         # only programs with an aliased input whose expression matches this (".detach()")
     # only fields about an output that eagerly is or shares memory with a written input
     written_input_alias: bool = False
-    eager_message: str = ""  # only programs whose eager exception matches this
+    eager_message: str = ""  # only programs whose eager exception (of the forward-mode call, for forward.*) matches
     execution_ran: bool = False  # only programs whose call the execution ran without an exception
     variant: str = ""            # only runs of this variant of the execution (`export.decomposed`)
     repeated_operand: bool = False  # only programs calling an op of `ops` with one variable as two of its operands
@@ -77,8 +79,10 @@ class Record:
             return False
         if self.written_input_alias and not aliases_written_input(field, run):
             return False
-        if self.eager_message and not (run.eager.error and re.search(self.eager_message, run.eager.error)):
-            return False
+        if self.eager_message:
+            eager_error = run.eager.forward_error if kind(field).startswith("forward.") else run.eager.error
+            if not (eager_error and re.search(self.eager_message, eager_error)):
+                return False
         if self.execution_ran and run.other.error:
             return False
         if self.zeros_for_none and not (eager is None and isinstance(other, list) and other
@@ -86,9 +90,11 @@ class Record:
             return False
         if self.raised_by_execution and not (isinstance(other, str) and other != "absent"):
             return False
-        if not self.message or kind(field) != "call.raises":   # a run that raised has no other field to match
+        # a run that raised has no other field to match
+        error = {"call.raises": run.other.error, "forward.raises": run.other.forward_error}.get(kind(field))
+        if not self.message or kind(field) not in ("call.raises", "forward.raises"):
             return True
-        return bool(run.other.error and re.search(self.message, run.other.error))
+        return bool(error and re.search(self.message, error))
 
 
 def named_ops(program) -> set:

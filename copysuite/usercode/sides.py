@@ -23,7 +23,7 @@ import torch.utils._pytree as pytree
 
 from copysuite.fuzz import signature
 from copysuite.fuzz import differential
-from copysuite.fuzz.differential import Side
+from copysuite.fuzz.differential import Side, error_text
 from copysuite.run.executions import EXECUTORS
 from copysuite.usercode.inputs import Captured
 
@@ -133,8 +133,7 @@ def observe(caller: Caller) -> Side:
     call = caller()
     fields = {**signature.observe_call(call.given, call.outputs, call.prior, call.error), **call.fields}
     if call.error is not None:
-        text = f"{type(call.error).__name__}: {str(call.error).strip()[:2000]}"
-        return Side(fields, text, tuple(c.__name__ for c in type(call.error).__mro__))
+        return Side(fields, error_text(call.error), tuple(c.__name__ for c in type(call.error).__mro__))
     for index in range(len(call.outputs)):
         again = caller()
         if again.error is None:

@@ -3,6 +3,7 @@ conditions of the records it added on hand-built runs (a reduction whose out= is
 undefined), and, opt-in (COPYSUITE_FUZZ=1: each compiles or functionalizes its program, and the surface vocabulary
 must be built or read from its cache), each reduced program run eagerly and under its execution and judged as the
 triage says."""
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -58,6 +59,28 @@ def test_a_compiled_backward_refusal_is_known_only_where_the_execution_raised():
     assert raised.records == ("inplace_input_saved_backward_compiled",)
     never_ran = judged(program, {"backward||raises": [None, "absent"]})
     assert "inplace_input_saved_backward_compiled" not in never_ran.records
+
+
+def test_a_forward_mode_refusal_is_known_by_its_message():
+    """compiled_forward_ad_unsupported explains the execution's forward-mode exception only where it is the missing
+    jvp of the compiled region (or dynamo's dual-input refusal); functionalize_out_forward_ad explains an out= call
+    that runs forward-mode only where eager refused it as an out= function."""
+    program = dataclasses.replace(Program((Input("a", shape=ONE), Input("b", shape=ONE)),
+                                          (Statement("t1", "out_add", ("a", "b")),), ("a",)), forward=True)
+
+    def forward(eager_error, error, execution, raises):
+        eager, other = differential.Side({}, None, forward_error=eager_error), differential.Side(
+            {}, None, forward_error=error)
+        run = differential.Run(program, eager, other, {}, execution)
+        return model.judge(run, execution, {"forward||raises": raises})
+
+    jvp = ("NotImplementedError: You must implement the jvp function for custom autograd.Function to use it with "
+           "forward mode AD.")
+    assert forward(None, jvp, AOT, [None, "NotImplementedError"]).records == ("compiled_forward_ad_unsupported",)
+    assert forward(None, "NotImplementedError: other", AOT, [None, "NotImplementedError"]).status == "new"
+    out = "RuntimeError: Trying to use forward AD with add_out that does not support it because it is an out= function"
+    assert forward(out, None, FUNCTIONALIZE, ["RuntimeError", None]).records == ("functionalize_out_forward_ad",)
+    assert forward("RuntimeError: other", None, FUNCTIONALIZE, ["RuntimeError", None]).status == "new"
 
 
 def test_a_write_reading_its_own_memory_is_known_only_where_its_operands_share_it():
