@@ -23,6 +23,7 @@ import multiprocessing
 from multiprocessing import connection
 import os
 import platform
+import resource
 import shutil
 import signal
 import sys
@@ -166,6 +167,7 @@ def run(execution: str, *, workers: int, seed: int = 0, programs: int | None = N
             processes[-1].process.start()
 
     previous = {s: signal.signal(s, forward) for s in interrupt.SIGNALS}
+    before = cpu_of_children()
     try:
         for p in processes:
             if stopped["reason"] is None:   # a worker not started yet has nothing to report: the report says so
@@ -190,9 +192,18 @@ def run(execution: str, *, workers: int, seed: int = 0, programs: int | None = N
         for s, handler in previous.items():
             signal.signal(s, handler)
     try:
-        return assemble(folder, processes, deaths, options, stopped["reason"], time.monotonic() - start, progress)
+        report = assemble(folder, processes, deaths, options, stopped["reason"], time.monotonic() - start, progress)
+        report["cpu_seconds"] = round(cpu_of_children() - before, 1)
+        return report
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def cpu_of_children() -> float:
+    """User and system seconds of this process's ended children and theirs (the workers, their compile workers): a
+    campaign's size in CPU time, whatever else the machine ran."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def assemble(folder: str, processes: list, deaths: list, options: dict, reason: str | None, seconds: float,

@@ -80,7 +80,9 @@ def summary(report: dict) -> str:
     vocabulary = "" if report.get("vocabulary", "default") == "default" else f"vocabulary {report['vocabulary']}, "
     head = (f"{report['execution']} ({vocabulary}caches {report['caches']}, seed {report['seed']}, {len(workers)} "
             f"process{'es' if len(workers) > 1 else ''}; {report['versions']}): "
-            f"{c['programs']} programs in {report['search_seconds']} s ({report['programs_per_second']}/s); "
+            f"{c['programs']} programs in {report['search_seconds']} s ({report['programs_per_second']}/s"
+            + (f", {report['cpu_seconds']} CPU s in the workers" if report.get("cpu_seconds") is not None else "")
+            + "); "
             f"same {c['same']}, by design {c['by_design']}, known {c['known']}, new {c['new']}, "
             f"inputs not built {c['invalid']}")
     lines = [head]

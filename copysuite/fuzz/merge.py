@@ -84,7 +84,8 @@ def merge(named: list) -> dict:
                      "seed": report["seed"], "workers": len({w["worker"] for w in report.get("workers", [])}) or 1,
                      "deaths": len(report.get("deaths", [])),
                      "caches": report.get("caches"), "counts": report["counts"],
-                     "search_seconds": report.get("search_seconds"), "interrupted": report.get("interrupted"),
+                     "search_seconds": report.get("search_seconds"), "cpu_seconds": report.get("cpu_seconds"),
+                     "interrupted": report.get("interrupted"),
                      "findings": len(report["findings"])})
         for f in report["findings"]:
             key = (tuple(f["key"]), report["execution"], torch_release)
@@ -123,11 +124,12 @@ def markdown(merged: dict) -> str:
     lines = ["# Fuzz campaign", "", summary(merged).splitlines()[0], "",
              f"Statements per finding after reduction: mean {s['mean']}, max {s['max']} "
              f"(before: mean {s['original_mean']}; {s['not_reduced_to_the_end']} not reduced to the end).", "",
-             "| report | execution | torch | seed | workers | deaths | programs | known | new | findings "
+             "| report | execution | torch | seed | workers | deaths | CPU s | programs | known | new | findings "
              "| interrupted |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     lines += [f"| {r['report']} | {r['execution']} | {r['torch']} | {r['seed']} | {r['workers']} | {r['deaths']} | "
-              f"{r['counts']['programs']} | {r['counts']['known']} | {r['counts']['new']} | {r['findings']} | "
+              f"{'' if r.get('cpu_seconds') is None else r['cpu_seconds']} | {r['counts']['programs']} | "
+              f"{r['counts']['known']} | {r['counts']['new']} | {r['findings']} | "
               f"{r['interrupted'] or ''} |" for r in merged["runs"]]
     lines += ["", "| status | execution | torch | explained by / unexplained | ops | statements | reports |",
               "|---|---|---|---|---|---|---|"]

@@ -187,6 +187,7 @@ def test_two_processes_share_the_reduction_and_merge(tmp_path):
     assert done.returncode == 0, done.stderr
     data = json.loads(out.read_text())
     assert data["counts"]["programs"] == 120 and [w["programs"] for w in data["workers"]] == [60, 60]
+    assert data["cpu_seconds"] > data["search_seconds"] * 0.1, "the workers' CPU time, counted"   # two searches ran
     assert [w["seed"] for w in data["workers"]] == [0, campaign.worker_seed(0, 1)]
     verdict_keys = [tuple(f["key"][:-1]) for f in data["findings"]]
     assert len(verdict_keys) == len(set(verdict_keys)), "a verdict key was reduced by both workers"
