@@ -179,6 +179,7 @@ def test_a_run_stopped_by_sigterm_writes_its_report(tmp_path):
 
 @opt_in
 @needs_functionalize
+@pytest.mark.timeout(600)   # two processes import torch and search, then the test searches again, maybe under load
 def test_two_processes_share_the_reduction_and_merge(tmp_path):
     out = tmp_path / "two.json"
     done = subprocess.run([sys.executable, "-m", "copysuite", "fuzz", "--execution", "functionalize", "--programs",
