@@ -45,6 +45,7 @@ def _dtype_name(r):
     return r.dtype.name if isinstance(r, np.ndarray) else str(r.dtype).replace("torch.", "")
 
 
+SHAPE_SYMBOLS = {"flat": lambda run: (run.subject.numel(),)}
 STRIDE_SYMBOLS = {
     "contiguous": lambda run: normalized_strides(run.result.shape, contiguous_strides(run.result.shape)),
     "channels_last": lambda run: normalized_strides(run.result.shape, channels_last_strides(tuple(run.result.shape))),
@@ -54,8 +55,8 @@ STRIDE_SYMBOLS = {
 ATTRIBUTES = (  # name, how to read it, what a spec may write besides `same`, doc, examples (base.Check.examples)
     ("dtype", _dtype_name, text, "The result's dtype (name; for ndarrays, numpy's name).",
      (("source.double()", "float64"), ("source.clone()", "float32"))),
-    ("shape", lambda r: tuple(r.shape), symbols_only, "The result's shape.",
-     (("source.t()", (3, 2)), ("source.clone()", "same"))),
+    ("shape", lambda r: tuple(r.shape), symbols_only, "The result's shape (`flat`: one dimension of the input's "
+     "number of elements).", (("source.t()", (3, 2)), ("source.clone()", "same"), ("source.flatten()", "flat"))),
     ("device", lambda r: "cpu" if isinstance(r, np.ndarray) else r.device.type, text, "The result's device type.",
      (("source.clone()", "cpu"), ("source.to('meta')", "meta"))),
     ("layout", lambda r: str(r.layout).replace("torch.", ""), text,
@@ -89,6 +90,7 @@ def _reader(get):
 
 
 for _name, _get, _accepts, _doc, _examples in ATTRIBUTES:
-    _symbols = {"same": (lambda run, _get=_get: _get(run.subject)), **(STRIDE_SYMBOLS if _name == "strides" else {})}
+    _symbols = {"same": (lambda run, _get=_get: _get(run.subject)),
+                **{"strides": STRIDE_SYMBOLS, "shape": SHAPE_SYMBOLS}.get(_name, {})}
     REGISTRY[_name] = Check(name=_name, doc=_doc, observe=_reader(_get), accepts=_accepts, symbols=_symbols,
                             judges_variables=True, examples=_examples)
