@@ -3,9 +3,11 @@ torch.compile(backend="aot_eager"): eagerly the primal of a dual x has no tangen
 (the traced op is an alias of x, regenerated from the dual input). For a non-dual x that requires grad, eagerly the
 result is a view a caller may write in place; compiled it is a view returned by the CompiledFunction, and the write
 is refused ("Output 0 of CompiledFunction is a view and is being modified inplace. This view was created inside a
-custom Function"), where `torch.ops.aten.alias(x)` comes back as an AliasBackward0 view that accepts it. Found by
-`python -m copysuite fuzz --execution compile.aot_eager --vocabulary surface` (seed 5201); seen on torch 2.13.0 and
-2.14.1. No upstream report found."""
+custom Function"), where `torch.ops.aten.alias(x)` comes back as an AliasBackward0 view that accepts it; so is
+backward through it after a write to x itself (under no_grad, after the call: "Output 0 of CompiledFunction is a view
+and its base or another view of its base has been modified inplace"), which eager's view runs. Found by
+`python -m copysuite fuzz --execution compile.aot_eager --vocabulary surface` (seed 5201; the write to x after the
+call by seed 6401, every program shape); seen on torch 2.13.0 and 2.14.1. No upstream report found."""
 import sys
 
 import torch
@@ -32,13 +34,25 @@ for label in ("eager", "aot_eager"):
     except RuntimeError as exc:
         write = f"refused: {str(exc)[:70]}"
     torch._dynamo.reset()
+    h = program if label == "eager" else torch.compile(program, backend="aot_eager")
+    w = torch.nn.Parameter(torch.zeros(1))
+    out = h(w)
+    with torch.no_grad():
+        w.fill_(2)                     # x written after the call, before backward
+    try:
+        out.sum().backward()
+        after = f"backward ran, grad {w.grad.tolist()}"
+    except RuntimeError as exc:
+        after = f"backward refused: {str(exc)[:70]}"
+    torch._dynamo.reset()
     g = program if label == "eager" else torch.compile(program, backend="aot_eager")
     g(torch.zeros(1))                  # compiled on a plain tensor, then called with a dual one
     with fwAD.dual_level():
         tangent = fwAD.unpack_dual(g(fwAD.make_dual(torch.zeros(1), torch.ones(1)))).tangent
-    seen[label] = (tangent is None, write)
-    print(f"torch {torch.__version__} {label:9}: tangent of the primal {tangent}; a write to it {write}")
-# the bug: the compiled primal keeps the tangent, or refuses the write eager accepts
+    seen[label] = (tangent is None, write, after.startswith("backward ran"))
+    print(f"torch {torch.__version__} {label:9}: tangent of the primal {tangent}; a write to it {write}; "
+          f"x written after the call: {after}")
+# the bug: the compiled primal keeps the tangent, or refuses the write (or the backward after one) eager accepts
 reproduces = seen["aot_eager"] != seen["eager"]
 verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
 print(f"VERDICT: {verdict}")
