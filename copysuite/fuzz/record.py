@@ -10,7 +10,7 @@ variable as two of its operands: `repeated_operand`, an out= form whose out is i
 out= op reading what it writes), has aliased inputs (`aliased`), for a `call.raises` field the execution's exception
 matches `message` and for a `forward.raises` field its forward-mode exception does, eager's exception matches
 `eager_message` (for a `forward.*` field: eager's forward-mode exception), the execution raised none
-(`execution_ran`), the field is None eagerly and all zeros under
+(`execution_ran`; for a `forward.*` field, in its forward-mode call), the field is None eagerly and all zeros under
 the execution (`zeros_for_none`: a gradient eager leaves undefined), or, for a `raises` field, names the exception
 the execution raised (`raised_by_execution`: not a step it never reached); a `variant` (copysuite.fuzz.variants,
 judged as its base execution) limits it to runs of that variant. An op name starting with @ names a set (`OP_SETS`).
@@ -49,7 +49,7 @@ class Record:
     # only fields about an output that eagerly is or shares memory with a written input
     written_input_alias: bool = False
     eager_message: str = ""  # only programs whose eager exception (of the forward-mode call, for forward.*) matches
-    execution_ran: bool = False  # only programs whose call the execution ran without an exception
+    execution_ran: bool = False  # only programs whose call (forward-mode, for forward.*) the execution ran unraised
     variant: str = ""            # only runs of this variant of the execution (`export.decomposed`)
     repeated_operand: bool = False  # only programs calling an op of `ops` with one variable as two of its operands
     zeros_for_none: bool = False  # only fields None eagerly and all zeros under the execution (an undefined gradient)
@@ -83,7 +83,7 @@ class Record:
             eager_error = run.eager.forward_error if kind(field).startswith("forward.") else run.eager.error
             if not (eager_error and re.search(self.eager_message, eager_error)):
                 return False
-        if self.execution_ran and run.other.error:
+        if self.execution_ran and (run.other.forward_error if kind(field).startswith("forward.") else run.other.error):
             return False
         if self.zeros_for_none and not (eager is None and isinstance(other, list) and other
                                         and all(v == 0 for v in other)):
