@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import torch
 
+from copysuite.fuzz.record import named_ops
 from copysuite.fuzz.signature import kind
 from copysuite.run.executions import EXECUTORS
 
@@ -100,15 +101,21 @@ RULES = (
          "inference; only the training IR that export() returns is meant for eager autograd. What autograd records "
          "(requires_grad, grad_fn, leaves, backward and autograd.grad, forward-mode AD, and a write that autograd "
          "refuses on an output whose requires_grad differs) is not kept, and neither is autograd's view metadata "
-         "(`_is_view()`, `_base`) of an output whose memory sharing with every input and output is eager's",
+         "(`_is_view()`, `_base`, and the creation meta by which autograd refuses a write into one output of a "
+         "multi-output view: unbind and split decompose to slices) of an output whose memory sharing with every "
+         "input and output is eager's",
          "https://docs.pytorch.org/docs/stable/export.html, \"Export IR: Training vs Inference\" (Training IR: "
          "\"can be used with eager PyTorch Autograd\"; Inference IR, ep.run_decompositions(): \"Purely "
          "functional\", \"Inference deployment\"); Tensor._is_view and _base are autograd's view metadata "
-         "(torch/csrc/autograd/variable.h, AutogradMeta::is_view_)"),
+         "(torch/csrc/autograd/variable.h, AutogradMeta::is_view_; DifferentiableViewMeta's CreationMeta "
+         "MULTI_OUTPUT_NODE, which PR 194037 names the only thing a select does not give of an unbind output)"),
 )
 
 # what autograd records of a run: the fields the inference IR does not keep
 AUTOGRAD_STATE = r"(in|out)\.requires_grad|out\.(grad_fn|is_leaf)|backward\..*|grad\.value|forward\..*|after\..*"
+# the views whose outputs autograd refuses to write into (CreationMeta MULTI_OUTPUT_NODE)
+MULTI_OUTPUT_VIEWS = {"split", "unbind", "surface.alias:chunk", "surface.alias:split", "surface.alias:split_with_sizes",
+                      "surface.alias:unbind", "surface.alias:tensor_split"}
 
 
 def allowed(field: str, eager, other, run, execution: str) -> str | None:
@@ -123,10 +130,19 @@ def _autograd_state(field: str, run) -> bool:
         return True
     if section == "write" and attribute == "raises":
         sides = (run.eager.signature, run.other.signature)
-        return len({s.get(f"out|{subject}|requires_grad") for s in sides}) == 2
+        differs = len({s.get(f"out|{subject}|requires_grad") for s in sides}) == 2
+        return differs or _multi_output_view_write(subject, run)
     if section == "out" and attribute in ("is_view", "view_of"):
         return _same_sharing(f"out:{subject}", run)
     return False
+
+
+def _multi_output_view_write(subject: str, run) -> bool:
+    """Whether eager refused a write into `subject` that the execution ran, in a program calling a multi-output view,
+    the output sharing memory with the same inputs and outputs on both sides (only the creation meta differs)."""
+    refused = run.eager.signature.get(f"write|{subject}|raises") and run.other.signature.get(
+        f"write|{subject}|raises") is None
+    return bool(refused and MULTI_OUTPUT_VIEWS & named_ops(run.program) and _same_sharing(f"out:{subject}", run))
 
 
 def _same_sharing(name: str, run) -> bool:

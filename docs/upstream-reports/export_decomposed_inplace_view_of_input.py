@@ -8,7 +8,8 @@ received a metadata mutation ... currently banned in the aot_export workflow", t
 but run_decompositions() raises neither that error at decomposition time nor runs the program. Found by
 `python -m copysuite fuzz --vocabulary surface --execution export.decomposed` (seeds 5103, 5203: a module's buffers
 `count` and `running`, a LoggingTensor input; `c.resize_(1)` of a (2, 3) input, where run_decompositions() itself
-raises AssertionError "len(mutations) (0) != num_mutated_inp_runtime_indices (1)"); seen on torch 2.13.0 and 2.14.1.
+raises AssertionError "len(mutations) (0) != num_mutated_inp_runtime_indices (1)"; seed 6404: `a.set_(a)`, which
+the decomposed graph drops, and `a.set_(b)` raises AssertionError at the call); seen on torch 2.13.0 and 2.14.1.
 No upstream report found (closest: PR 111554, metadata mutations that cancel out; issue 195993)."""
 import sys
 import torch
@@ -17,6 +18,18 @@ import torch
 class Program(torch.nn.Module):
     def forward(self, a):
         return a.transpose_(0, -1)
+
+
+class SetSelf(torch.nn.Module):
+    def forward(self, a):
+        a.set_(a)
+        return a
+
+
+class SetOther(torch.nn.Module):
+    def forward(self, a):
+        a.set_(torch.ones(3))
+        return a
 
 
 class Resize(torch.nn.Module):
@@ -47,13 +60,15 @@ differs = []
 for name, make, program in (("1-d input", lambda: torch.arange(3.0), Program),
                             ("0-d input", lambda: torch.tensor(0), Program),
                             ("2-d input", lambda: torch.arange(6.0).reshape(2, 3), Program),
-                            ("resize_ of a 2-d input", lambda: torch.arange(6.0).reshape(2, 3), Resize)):
+                            ("resize_ of a 2-d input", lambda: torch.arange(6.0).reshape(2, 3), Resize),
+                            ("set_ to itself", lambda: torch.arange(3.0), SetSelf),
+                            ("set_ to another tensor", lambda: torch.arange(3.0), SetOther)):
     eager = run(name, make, "eager", program)
     for how in ("exported", "decomposed"):
         if run(name, make, how, program) != eager:
             differs.append(f"{name} {how}")
 print("differs:", ", ".join(differs) or "none")
-# the bug: after run_decompositions() the in-place view op of an input is not replayed as eager runs it
+# the bug: after run_decompositions() the in-place view op (or set_) of an input is not replayed as eager runs it
 reproduces = any(d.endswith("decomposed") for d in differs)
 verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
 print(f"VERDICT: {verdict}")

@@ -21,6 +21,8 @@ opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
 DETACH = Program((Input("a", shape=(3,), kind="leaf_requires_grad"),), (Statement("t1", "detach", ("a",)),), ("t1",))
 OUT_RESIZE = Program((Input("a", shape=(2,)), Input("b", shape=())), (Statement("t1", "out_add", ("a", "b")),),
                      ("a",))
+MULTI_OUTPUT = Program((Input("a", shape=(2, 3), kind="leaf_requires_grad"),),
+                       (Statement("t1", "index_put", ("a",)), Statement("t2", "unbind", ("t1",))), ("t2",))
 # one minimal program per record, and what export.decomposed makes of it
 MINIMAL = {
     "subclass_inner": (Program((Input("a", shape=(3,)), Input("b", alias="ConstantExtraMetadataTensor(a)")), (),
@@ -33,7 +35,10 @@ MINIMAL = {
     "view_of_written": (Program((Input("a", shape=(3,)),), (Statement("t1", "add_", ("a",)),
                                                           Statement("t2", "view_flat", ("t1",))), ("t2",)),
                         "known", "export_decomposed_view_of_written_input"),
+    "set_self": (Program((Input("a", shape=(1,)),), (Statement("t1", "set_", ("a", "a")),), ("a",)),
+                 "known", "export_decomposed_inplace_view_of_input"),
     "detach": (DETACH, "by_design", None),
+    "multi_output_view_write": (MULTI_OUTPUT, "by_design", None),
     "dtype_view": (Program((Input("a", shape=(3, 2)),), (Statement("t1", "view_uint8", ("a",)),), ("t1",)),
                    "by_design", None),
 }
@@ -60,6 +65,19 @@ def test_a_refused_write_is_autograd_state_only_where_requires_grad_differs():
     differs = ({"out|t1|requires_grad": False}, {"out|t1|requires_grad": True})
     assert judged(DETACH, write, eager=differs[0], other=differs[1]).status == "by_design"
     assert judged(DETACH, write, eager=differs[0], other=differs[0]).status == "new"
+
+
+def test_a_refused_write_is_view_metadata_only_after_a_multi_output_view():
+    """Eager refuses a write into one output of unbind (its creation meta), which run_decompositions() turns into a
+    slice: by design where the program calls a multi-output view and the output shares what it shared eagerly."""
+    write = {"write|t2|raises": ["RuntimeError", None]}
+    shares = ({"write|t2|raises": "RuntimeError", "pair|in:a~out:t2|shares_storage": False},
+              {"write|t2|raises": None, "pair|in:a~out:t2|shares_storage": False})
+    assert judged(MULTI_OUTPUT, write, eager=shares[0], other=shares[1]).status == "by_design"
+    no_unbind = Program(MULTI_OUTPUT.inputs, (Statement("t2", "index_put", ("a",)),), ("t2",))
+    assert judged(no_unbind, write, eager=shares[0], other=shares[1]).status == "new"
+    fresh = {**shares[1], "pair|in:a~out:t2|shares_storage": True}
+    assert judged(MULTI_OUTPUT, write, eager=shares[0], other=fresh).status == "new"
 
 
 def test_view_metadata_is_autograd_state_only_where_the_memory_shared_is_eager():
@@ -139,3 +157,16 @@ def test_each_minimal_program_is_judged_as_triaged(name):
     assert verdict.status == status and (record is None or record in verdict.records), verdict
     plain = differential.run(program, "export")
     assert not signature.differences(plain.eager.signature, plain.other.signature)
+
+
+@opt_in
+@needs_export
+def test_an_out_resize_to_another_rank_is_exports_own():
+    """The campaign's kron(out=) finding (seed 6404): export alone raises the IndexError of its shape guards, so the
+    record of export() explains it under both executions."""
+    program = Program((Input("a", shape=(1,)), Input("b", shape=(2, 3))), (Statement("t1", "out_add", ("a", "b")),),
+                      ("a",))
+    for execution in (DECOMPOSED, "export"):
+        run = differential.run(program, execution)
+        verdict = judging.judge(run, execution, signature.differences(run.eager.signature, run.other.signature))
+        assert verdict.records == ("export_rank_changing_inplace_view_of_input",), verdict
