@@ -3,10 +3,10 @@ module exported by torch.export (non-strict, the default): eagerly the caller's 
 producing its shape guards ("IndexError: list index out of range" in ShapeEnv.produce_guards_verbose: the guards are
 built from the input's new rank against its old sizes). An out= call that resizes its out, an input, to another rank
 (`torch.kron(y, torch.ones(10, 20), out=x)`, x 1-d) fails so too. `transpose_` (the same rank) exports and runs as
-eagerly. Found by `python -m copysuite fuzz --execution export` (seed 7; the out= form: `--execution export.decomposed --vocabulary surface`, seed 6404, where export alone
-raises the same); seen on torch 2.13.0 and 2.14.1. No upstream report
-of export's path found; the same IndexError under torch.compile is issue 129673 (closed, fixed in dynamo for the
-input itself) and issue 198100 (open, through a no-op alias of the input)."""
+eagerly. Found by `python -m copysuite fuzz --execution export` (seed 7; the out= form by `--execution
+export.decomposed --vocabulary surface`, seed 6404, where export alone raises the same); seen on torch 2.13.0 and
+2.14.1. No upstream report of export's path found; the same IndexError under torch.compile is issue 129673 (closed,
+fixed in dynamo for the input itself) and issue 198100 (open, through a no-op alias of the input)."""
 import sys
 import torch
 
