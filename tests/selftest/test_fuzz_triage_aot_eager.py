@@ -2,7 +2,7 @@
 (test_fuzz_triage_inductor.py) raises at the call under compile.aot_eager. Opt-in (COPYSUITE_FUZZ=1: it compiles its
 program): the program reduced to the basic vocabulary, one output of unbind of an input that requires grad kept
 across the graph break of an out= resize of the input's detached alias, run eagerly and compiled with backend "eager"
-and aot_eager, and judged by the record `dynamo_resume_rebased_multi_output_view`."""
+and aot_eager (static and dynamic shapes), and judged by the record `dynamo_resume_rebased_multi_output_view`."""
 import os
 
 import pytest
@@ -21,7 +21,7 @@ UNBIND_THEN_OUT_INTO_DETACHED = Program(
 
 
 @opt_in
-@pytest.mark.parametrize("execution", ["compile.eager", "compile.aot_eager"])
+@pytest.mark.parametrize("execution", ["compile.eager", "compile.aot_eager", "compile.aot_eager.dynamic"])
 def test_the_resumed_multi_output_view_is_judged_as_triaged(execution):
     if EXECUTORS[execution].skip_reason() is not None:
         pytest.skip(str(EXECUTORS[execution].skip_reason()))
