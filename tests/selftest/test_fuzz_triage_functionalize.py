@@ -37,7 +37,7 @@ REDUCED = [
     ("clamp_max_then_logical_or_out", Program((Input("a", shape=ONE, **LEAF), Input("b", shape=ONE)), (
         Statement("t1", "surface.inplace:clamp_max_/e645729f", ("b", "a")),
         Statement("t2", "surface.out:logical_or/40cceb6f", ("b", "b", "b"))), ("t1",)),
-     ("functionalize_autograd", IDENTITY, SNAPSHOT, "nondifferentiable_write_keeps_autograd")),
+     ("functionalize_autograd", IDENTITY, "nondifferentiable_write_keeps_autograd")),
     ("flatten_dense_tensors_written", Program((Input("a", shape=(2,)),), (
         Statement("t1", "surface.functional:flatten_dense_tensors/d34616d8", ("a",)),
         Statement("t2", "zero_", ("t1",))), ("a",)),
@@ -45,11 +45,10 @@ REDUCED = [
     ("diagonal_copy_into_unsqueezed", Program((Input("a", shape=(2, 1)),), (
         Statement("t1", "surface.alias:unsqueeze/8d0f51a9", ("a",)), Statement("t2", "select_scatter", ("a",)),
         Statement("t3", "surface.out:diagonal_copy/cb4f5782", ("t1", "t1"))), ("t2",)),
-     ("functionalize_out_resize_of_alias_view", "functionalize_out_resize_strides", SNAPSHOT,
-      "functionalize_written_strides")),
+     ("functionalize_out_resize_of_alias_view", "functionalize_out_resize_strides", "functionalize_written_strides")),
     ("narrow_copy_into_itself", Program((Input("a", shape=(4, 4)),), (
         Statement("t1", "surface.out:narrow_copy/59d3cc80", ("a", "a")),), ("t1",), forward=True),
-     (IDENTITY, SNAPSHOT)),
+     (IDENTITY, "reduction_out_is_input")),
     ("dequantize_squeeze_", Program((Input("b", shape=(1, 2)),), (
         Statement("t1", "surface.functional:dequantize/1fb8ffdc", ("b",)),
         Statement("t2", "surface.inplace:squeeze_/549e750e", ("t1",))), ("b",)),
@@ -67,7 +66,7 @@ REDUCED = [
                                                   strided=(3, (1, 1), 2)),), (
         Statement("t1", "surface.out:transpose_copy/b155c477", ("a", "a")),
         Statement("t2", "surface.functional:as_strided_copy/178bd4b2", ("a",))), ("t2",)),
-     ("functionalize_as_strided_base_storage", SNAPSHOT)),
+     ("functionalize_as_strided_base_storage",)),
 ]
 
 
