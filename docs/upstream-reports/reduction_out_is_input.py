@@ -11,7 +11,10 @@ seed 5201) and `--execution functionalize` (amax, seed 5202; any, seed 151307377
 2.13.0 and 2.14.1. No upstream report found for the current kernels; issue 1930 (2017, closed as a duplicate:
 `x.sum(dim=0, out=x)` zeros on CPU) and issue 5260 (closed: a maintainer, "we generally don't support having tensors
 as outputs and inputs when it's not the inplace overload", and "raising an error is worth it") are the same
-behaviour; issue 195338 (open) is aminmax's two outs aliasing each other."""
+behaviour; issue 195338 (open) is aminmax's two outs aliasing each other. narrow_copy into its input
+(`torch.narrow_copy(a, -1, 2, 2, out=a)`, a of (4, 4)) the same way: the out= resizes a to (4, 2) before the kernel
+reads it, and eager returns a's first eight values, not its last two columns (found by the functionalize campaign of
+2.14.1, seed 6403; seen on 2.13.0 and 2.14.1)."""
 import sys
 
 import torch
@@ -42,7 +45,16 @@ for name in OPS:
           f"functionalize {y.reshape(-1)[0].item()}, compiled (aot_eager) {compiled}; out of place {expected}")
     if x.reshape(-1)[0].item() != expected:
         wrong.append(name)
-print("eager's out= result is not the reduction for:", ", ".join(wrong) or "none")
+a = torch.arange(16.0).reshape(4, 4)
+expected = a.narrow(-1, 2, 2).reshape(-1).tolist()
+torch.narrow_copy(a, -1, 2, 2, out=a)
+b = torch.arange(16.0).reshape(4, 4)
+functionalized = torch.func.functionalize(lambda t: torch.narrow_copy(t, -1, 2, 2, out=t))(b)
+print(f"torch {torch.__version__} narrow_copy with out= itself: eager {a.reshape(-1).tolist()}, functionalize "
+      f"{functionalized.reshape(-1).tolist()}; out of place {expected}")
+if a.reshape(-1).tolist() != expected:
+    wrong.append("narrow_copy")
+print("eager's out= result is not the reduction (or the narrowed copy) for:", ", ".join(wrong) or "none")
 reproduces = bool(wrong)
 verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
 print(f"VERDICT: {verdict}")

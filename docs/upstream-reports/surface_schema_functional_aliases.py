@@ -1,10 +1,12 @@
 """Ops whose schema returns a new tensor (no alias annotation) but which return their input, or a view of it, with
 no documentation saying so: meshgrid (views), cartesian_prod of one tensor (the tensor itself), histogramdd with
 tensor bins (the bins objects themselves as bin_edges: a write to the edges changes the caller's bins), dequantize of
-a float tensor, lift, to_dense_backward and to_mkldnn_backward (the argument itself); the named-tensor op
-align_tensors (registered up to 2.12; torch.align_tensors itself raises "not yet implemented") returns views of its
-inputs. SchemaCheckMode does not see them: they are CompositeImplicitAutograd, or return the object untouched. Seen
-on 2.13.0 and 2.14.1, and with align_tensors on 2.6.0, 2.8.0, 2.10.0 and 2.12.1 (copysuite/surface).
+a float tensor, lift, to_dense_backward and to_mkldnn_backward (the argument itself), flatten_dense_tensors of one
+contiguous tensor (a view of it: found by the functionalize campaign of 2.14.1, seed 6403, where
+torch.func.functionalize, trusting the schema, does not replay a write through the result into the input); the
+named-tensor op align_tensors (registered up to 2.12; torch.align_tensors itself raises "not yet implemented")
+returns views of its inputs. SchemaCheckMode does not see them: they are CompositeImplicitAutograd, or return the
+object untouched. Seen on 2.13.0 and 2.14.1, and with align_tensors on 2.6.0, 2.8.0, 2.10.0 and 2.12.1 (copysuite/surface).
 """
 import sys
 import torch
@@ -24,6 +26,8 @@ for name, result in [("dequantize", torch.ops.aten.dequantize(x)), ("lift", torc
                      ("to_mkldnn_backward", torch.ops.aten.to_mkldnn_backward(x, g))]:
     aliases[name] = result is x
     print(f"{name}: result is x: {result is x}")
+aliases["flatten_dense_tensors"] = torch.ops.aten.flatten_dense_tensors([x])._base is x
+print("flatten_dense_tensors([x]) is a view of x:", aliases["flatten_dense_tensors"])
 if hasattr(torch.ops.aten, "align_tensors"):
     p, q = torch.randn(3, 4), torch.randn(2, 2)
     print("schema:", torch._C._get_schema("aten::align_tensors", ""))

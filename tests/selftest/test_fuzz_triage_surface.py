@@ -166,7 +166,7 @@ REDUCED = [
         Statement("t2", "view_uint8", ("b",)),
         Statement("t3", "surface.out:narrow_copy/39cf99f3", ("t2", "t2"))), ("b",)),
      ("functionalize_identity", "functionalize_out_resize_of_alias_view", "functionalize_out_resize_strides",
-      "functionalize_written_strides")),
+      "functionalize_written_strides", "reduction_out_is_input")),
     ("slice_scatter_into_view", FUNCTIONALIZE, Program((Input("a", shape=ONE),), (
         Statement("t1", "index_put", ("a",)), Statement("t2", "surface.alias:numpy_T/21091eff", ("t1",)),
         Statement("t3", "surface.out:slice_scatter/4c315a0e", ("t2", "t2", "t2"))), ("t1",)),
