@@ -107,6 +107,21 @@ def state(folder: str, worker: int, restart: int) -> dict | None:
     return _read_json(name(folder, worker, restart, "state"))
 
 
+def entries(folder: str, worker: int, restart: int) -> list:
+    """The lines of a process's journal file, read back (none where it wrote no file)."""
+    read = []
+    try:
+        with open(name(folder, worker, restart, "jsonl")) as f:
+            for line in f:
+                try:
+                    read.append(json.loads(line))
+                except ValueError:   # a line cut by the death
+                    continue
+    except OSError:
+        pass
+    return read
+
+
 def left(folder: str, worker: int, restart: int) -> dict | None:
     """What a process left, as a report of the single-process format: its report, else its journal's (None: it
     began no search)."""
@@ -114,22 +129,14 @@ def left(folder: str, worker: int, restart: int) -> dict | None:
     if report is not None:
         return report
     header, found, reduced, reduced_keys = None, {}, {}, set()
-    try:
-        with open(name(folder, worker, restart, "jsonl")) as f:
-            for line in f:
-                try:
-                    entry = json.loads(line)
-                except ValueError:   # a line cut by the death
-                    continue
-                if "header" in entry:
-                    header = entry["header"]
-                elif "found" in entry:
-                    found[tuple(entry["found"])] = entry["finding"]
-                else:   # the finding as it stands (a later key reduced to it adds its programs)
-                    reduced[tuple(entry["finding"]["key"])] = entry["finding"]
-                    reduced_keys.add(tuple(entry["reduced"]))
-    except OSError:
-        return None
+    for entry in entries(folder, worker, restart):
+        if "header" in entry:
+            header = entry["header"]
+        elif "found" in entry:
+            found[tuple(entry["found"])] = entry["finding"]
+        else:   # the finding as it stands (a later key reduced to it adds its programs)
+            reduced[tuple(entry["finding"]["key"])] = entry["finding"]
+            reduced_keys.add(tuple(entry["reduced"]))
     if header is None:
         return None
     now = state(folder, worker, restart) or {}
@@ -155,19 +162,11 @@ def unreduced(folder: str, worker: int, restart: int) -> list:
     that drew it, as [[key, program, seed]]; left out: a key without its program, and the key whose reduction the
     process died in."""
     found, reduced = {}, set()
-    try:
-        with open(name(folder, worker, restart, "jsonl")) as f:
-            for line in f:
-                try:
-                    entry = json.loads(line)
-                except ValueError:   # a line cut by the death
-                    continue
-                if "found" in entry and entry.get("program_pickle"):
-                    found[tuple(entry["found"])] = entry["program_pickle"], entry["finding"].get("seed")
-                elif "reduced" in entry:
-                    reduced.add(tuple(entry["reduced"]))
-    except OSError:
-        return []
+    for entry in entries(folder, worker, restart):
+        if "found" in entry and entry.get("program_pickle"):
+            found[tuple(entry["found"])] = entry["program_pickle"], entry["finding"].get("seed")
+        elif "reduced" in entry:
+            reduced.add(tuple(entry["reduced"]))
     dying = tuple((state(folder, worker, restart) or {}).get("key") or ())
     return [[list(key), program, seed] for key, (program, seed) in found.items()
             if key not in reduced and key != dying]

@@ -7,8 +7,9 @@ import os
 import pytest
 from packaging.specifiers import SpecifierSet
 
-from copysuite.fuzz import differential, judging, record, signature, surface_vocabulary
+from copysuite.fuzz import record, surface_vocabulary
 from copysuite.fuzz.generate import Input, Program, Statement
+from tests.selftest.triaged import since, verdict_of
 
 FUNCTIONALIZE = "functionalize"
 opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
@@ -16,11 +17,6 @@ opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
 ONE = (1,)
 LEAF = {"kind": "leaf_requires_grad"}
 IDENTITY, SNAPSHOT = "functionalize_identity", "functionalize_overlapping_write_snapshot"
-
-
-def since(name: str) -> str:
-    """The releases a record's fuzz pattern names."""
-    return next(r.torch for r in record.RECORDS if r.name == name)
 
 
 # each reduced program of the campaign's findings and what the triage says of it
@@ -79,12 +75,7 @@ def surface():
 @pytest.mark.timeout(1200)   # the fixture builds the vocabulary from every OpInfo sample where no cache has it
 @pytest.mark.parametrize(("program", "records"), [r[1:] for r in REDUCED], ids=[r[0] for r in REDUCED])
 def test_each_reduced_program_is_judged_as_triaged(surface, program, records):
-    missing = [s.op for s in program.statements if s.op.startswith("surface.") and s.op not in
-               {op.name for op in surface.ops}]
-    if missing:
-        pytest.skip(f"not in this release's surface vocabulary: {missing}")
-    run = differential.run(program, FUNCTIONALIZE)
-    verdict = judging.judge(run, FUNCTIONALIZE, signature.differences(run.eager.signature, run.other.signature))
+    verdict = verdict_of(surface, program, FUNCTIONALIZE)
     if all(record.TORCH in SpecifierSet(since(name)) for name in records):
         assert (verdict.status, verdict.records) == ("known", records), verdict
     else:   # a release before the bug: the program holds

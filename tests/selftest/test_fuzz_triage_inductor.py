@@ -9,8 +9,9 @@ import os
 import pytest
 from packaging.specifiers import SpecifierSet
 
-from copysuite.fuzz import differential, judging, model, record, signature, surface_vocabulary
+from copysuite.fuzz import differential, model, record, surface_vocabulary
 from copysuite.fuzz.generate import Input, Program, Statement
+from tests.selftest.triaged import since, verdict_of
 from copysuite.run.executions import EXECUTORS
 
 INDUCTOR = "compile.inductor"
@@ -37,11 +38,6 @@ def test_a_forward_mode_refusal_is_dropped_only_where_the_forward_call_ran():
 
     assert judged(None, ["NotImplementedError", None]).records == ("inductor_forward_ad_tangents_dropped",)
     assert judged("RuntimeError: other", [None, "RuntimeError"], eager_error=None).status == "new"
-
-
-def since(name: str) -> str:
-    """The releases a record's fuzz pattern names."""
-    return next(r.torch for r in record.RECORDS if r.name == name)
 
 
 # each reduced program of the campaign's findings and what the triage says of it
@@ -91,12 +87,7 @@ def surface():
 @pytest.mark.timeout(1200)   # the fixture builds the vocabulary from every OpInfo sample where no cache has it
 @pytest.mark.parametrize(("program", "records"), [r[1:] for r in REDUCED], ids=[r[0] for r in REDUCED])
 def test_each_reduced_program_is_judged_as_triaged(surface, program, records):
-    missing = [s.op for s in program.statements if s.op.startswith("surface.") and s.op not in
-               {op.name for op in surface.ops}]
-    if missing:
-        pytest.skip(f"not in this release's surface vocabulary: {missing}")
-    run = differential.run(program, INDUCTOR)
-    verdict = judging.judge(run, INDUCTOR, signature.differences(run.eager.signature, run.other.signature))
+    verdict = verdict_of(surface, program, INDUCTOR)
     if all(record.TORCH in SpecifierSet(since(name)) for name in records):
         assert (verdict.status, verdict.records) == ("known", records), verdict
     else:   # a release before the bug: the program holds

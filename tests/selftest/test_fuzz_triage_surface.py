@@ -9,8 +9,9 @@ import os
 
 import pytest
 
-from copysuite.fuzz import differential, judging, model, signature, surface_vocabulary
+from copysuite.fuzz import differential, model, surface_vocabulary
 from copysuite.fuzz.generate import Input, Program, Statement
+from tests.selftest.triaged import verdict_of
 from copysuite.run.executions import EXECUTORS
 
 AOT, FUNCTIONALIZE = "compile.aot_eager", "functionalize"
@@ -277,10 +278,5 @@ def surface():
 @pytest.mark.timeout(1200)   # the fixture builds the vocabulary from every OpInfo sample where no cache has it
 @pytest.mark.parametrize(("execution", "program", "records"), [r[1:] for r in REDUCED], ids=[r[0] for r in REDUCED])
 def test_each_reduced_program_is_judged_as_triaged(surface, execution, program, records):
-    missing = [s.op for s in program.statements if s.op.startswith("surface.") and s.op not in
-               {op.name for op in surface.ops}]
-    if missing:
-        pytest.skip(f"not in this release's surface vocabulary: {missing}")
-    run = differential.run(program, execution)
-    verdict = judging.judge(run, execution, signature.differences(run.eager.signature, run.other.signature))
+    verdict = verdict_of(surface, program, execution)
     assert (verdict.status, verdict.records) == ("known" if records else "by_design", records), verdict
