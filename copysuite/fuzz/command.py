@@ -4,6 +4,7 @@
     python -m copysuite fuzz --execution compile.inductor --programs 150 --seed 0 --require-known
     python -m copysuite fuzz --execution functionalize --minutes 20 -n 2 --json fuzz.json
     python -m copysuite fuzz merge REPORT... [--json OUT] [--markdown OUT]
+    python -m copysuite fuzz rejudge REPORT... [--json OUT]
     python -m copysuite fuzz --execution compile.aot_eager --programs 40 --vocabulary surface
     python -m copysuite fuzz vocabulary [--scope all|sample] [--json PATH]
 
@@ -15,7 +16,8 @@ reduction included; `-n N` runs N worker processes with one report (copysuite.fu
 kills is named and restarted, and what it found kept), `-n 1` one (`--in-process`: the search in the command's own
 process, for a debugger, where a crash ends the run without a report); a run stopped by SIGINT or SIGTERM writes its
 report with what it has, marked interrupted. `merge` puts the reports of several runs together
-(copysuite.fuzz.merge). `--vocabulary surface` draws the operator surface's ops beside the hand-written ones
+(copysuite.fuzz.merge); `rejudge` runs each finding's program again and judges it with this checkout's records
+(copysuite.fuzz.rejudge). `--vocabulary surface` draws the operator surface's ops beside the hand-written ones
 (copysuite.fuzz.surface_vocabulary); `vocabulary` reports their number by class (copysuite.fuzz.vocabulary_report).
 Exit status: 0, or 1 with `--require-known` when a finding is new.
 """
@@ -125,6 +127,9 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["merge"]:
         return merge.main(argv[1:])
+    if argv[:1] == ["rejudge"]:
+        from copysuite.fuzz import rejudge
+        return rejudge.main(argv[1:])
     if argv[:1] == ["vocabulary"]:
         from copysuite.fuzz import vocabulary_report
         return vocabulary_report.main(argv[1:])

@@ -6,8 +6,8 @@ Each process of worker S (its first, restart 0, then restart R after its R-th de
   (in the reduction: the key under reduction; with os.pwrite: no Python buffer to lose, and the kernel keeps what
   was written when the process dies);
 - `S-R.jsonl`, appended line by line: the search's header (execution, seed, release), then each verdict key the
-  process claims, as a finding of its first program before any reduction (with that program, pickled, so that a
-  restart can reduce it), then each reduced finding;
+  process claims, as a finding of its first program before any reduction (the finding keeps that program as data, so
+  that a restart can reduce it), then each reduced finding;
 - `S-R.trace`: faulthandler's output, the Python stack of every thread at a fatal signal;
 - `S-R.json`: its report, at its end (copysuite.fuzz.search's format).
 `left` reads them back as a report of that format: the report when there is one, else what the journal holds, the
@@ -20,11 +20,9 @@ first TIMES processes of worker WORKER kill themselves with SIGSEGV before their
 """
 from __future__ import annotations
 
-import base64
 import faulthandler
 import json
 import os
-import pickle
 import signal
 
 DEATH_HOOK = "COPYSUITE_FUZZ_TEST_DEATH"
@@ -80,11 +78,8 @@ class Journal:
         self._state({"counts": self.counts, "seconds": self.seconds, "program": None, "reducing": True,
                      "key": list(key)})
 
-    def found(self, key: tuple, finding: dict, program=None) -> None:
-        entry = {"found": list(key), "finding": finding}
-        if program is not None:
-            entry["program_pickle"] = base64.b64encode(pickle.dumps(program)).decode()
-        self._append(entry)
+    def found(self, key: tuple, finding: dict) -> None:
+        self._append({"found": list(key), "finding": finding})
 
     def reduced(self, key: tuple, finding: dict) -> None:
         self._append({"reduced": list(key), "finding": finding})
@@ -158,23 +153,18 @@ def left(folder: str, worker: int, restart: int) -> dict | None:
 
 
 def unreduced(folder: str, worker: int, restart: int) -> list:
-    """The keys a process claimed and did not reduce, each with its first program (pickled, base64) and the seed
-    that drew it, as [[key, program, seed]]; left out: a key without its program, and the key whose reduction the
-    process died in."""
+    """The keys a process claimed and did not reduce, each with its first program (copysuite.fuzz.program_data's
+    data) and the seed that drew it, as [[key, program, seed]]; left out: a key without its program, and the key
+    whose reduction the process died in."""
     found, reduced = {}, set()
     for entry in entries(folder, worker, restart):
-        if "found" in entry and entry.get("program_pickle"):
-            found[tuple(entry["found"])] = entry["program_pickle"], entry["finding"].get("seed")
+        if "found" in entry and entry["finding"].get("program_data"):
+            found[tuple(entry["found"])] = entry["finding"]["program_data"], entry["finding"].get("seed")
         elif "reduced" in entry:
             reduced.add(tuple(entry["reduced"]))
     dying = tuple((state(folder, worker, restart) or {}).get("key") or ())
     return [[list(key), program, seed] for key, (program, seed) in found.items()
             if key not in reduced and key != dying]
-
-
-def program_of(pickled: str):
-    """A program `unreduced` gave (copysuite.fuzz.generate.Program)."""
-    return pickle.loads(base64.b64decode(pickled))
 
 
 def death(folder: str, worker: int, restart: int, exitcode: int | None) -> dict:

@@ -21,9 +21,8 @@ import torch
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from copysuite.fuzz import differential, generate, merge, reproduction, shrink
+from copysuite.fuzz import differential, generate, merge, program_data, reproduction, shrink
 from copysuite.fuzz.interrupt import Interrupted
-from copysuite.fuzz.journal import program_of
 
 PROGRESS_SECONDS = 10.0
 SHRINK_SHARE = 0.25     # of a run's minutes, the most the search leaves to the reduction
@@ -70,8 +69,8 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
     others = set()      # verdict keys another process claimed
     handed = {"keys": len(inherited), "judged_again_the_same": 0}
     drew = {}           # verdict key -> the seed that drew its program, where another process's seed did
-    for key, pickled, its_seed in inherited:   # claimed already, by the dead process
-        program = program_of(pickled)
+    for key, kept, its_seed in inherited:   # claimed already, by the dead process
+        program = program_data.program(kept)
         run, judged = shrink.verdict(program, execution, caches)
         if judged is not None and tuple(judged.key) == tuple(key) and tuple(key) not in first:
             handed["judged_again_the_same"] += 1
@@ -79,7 +78,7 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
             drew[tuple(key)] = its_seed
             if journal is not None:
                 journal.found(judged.key, finding(shrink.Reduction(program, run, judged, 0, "died"), program,
-                                                  execution, caches, its_seed), program)
+                                                  execution, caches, its_seed))
 
     def reserve(now: float) -> float:
         """Seconds to leave the reduction of the keys found so far."""
@@ -110,7 +109,7 @@ def search(execution: str, *, seed: int = 0, programs: int | None = None, minute
                 first[judged.key] = (program, run, judged)
                 if journal is not None:
                     journal.found(judged.key, finding(shrink.Reduction(program, run, judged, 0, "died"), program,
-                                                      execution, caches, seed), program)
+                                                      execution, caches, seed))
             else:
                 others.add(judged.key)
         if progress and time.monotonic() - last > PROGRESS_SECONDS:
@@ -204,6 +203,7 @@ def finding(reduced, original, execution: str, caches: str, seed: int) -> dict:
         "unexplained": list(judged.unexplained), "ops": list(small.ops),
         "differences": judged.differences, "allowed": judged.allowed,
         "eager_error": run.eager.error, "error": run.other.error, "program": small.text(),
+        "program_data": program_data.data(small),
         "original": original.text(), "statements": len(small.statements),
         "original_statements": len(original.statements), "seed": seed,
         "shrink_attempts": reduced.attempts, "shrink_stopped": reduced.stopped, "programs_with_key": 1,

@@ -97,12 +97,12 @@ def test_the_keys_a_dead_process_did_not_reduce_go_to_its_restart(tmp_path):
     diary = journal.Journal(str(tmp_path), 0, 0)
     diary.begin({"execution": "functionalize", "seed": 9})
     counts = dict.fromkeys(merge.COUNTS, 0)
-    diary.found(KNOWN, finding((*KNOWN, "ops:add_"), seed=9), "first program")
-    diary.found(NEW, finding((*NEW, "ops:mul_"), "new", seed=9), "second program")
+    diary.found(KNOWN, {**finding((*KNOWN, "ops:add_"), seed=9), "program_data": "first program"})
+    diary.found(NEW, {**finding((*NEW, "ops:mul_"), "new", seed=9), "program_data": "second program"})
     diary.found(("other",), finding(("other", "ops:neg"), seed=9))   # no program: cannot be reduced elsewhere
 
     def handed():
-        return [(tuple(key), journal.program_of(program), seed)
+        return [(tuple(key), program, seed)
                 for key, program, seed in journal.unreduced(str(tmp_path), 0, 0)]
     assert handed() == [(KNOWN, "first program", 9), (NEW, "second program", 9)]   # died in the search
     diary.searched(counts, 1.0)
