@@ -4,9 +4,11 @@ without its copy-back caught; and, opt-in (COPYSUITE_FUZZ=1: each compiles many 
 command's minute cannot afford; .ci/run runs them, the fixed-seed runs on both CI releases), a short fixed-seed
 compiled run whose findings are all known, what a program prints is what runs, each torch.compile fault of the
 catalog caught by the fuzzer alone, and the caches mode."""
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -184,11 +186,24 @@ def test_functionalize_records_need_their_conditions():
 
 
 def surface_op(name: str, ops: dict) -> bool:
-    """`surface.CLASS:OP` (an op name of that class) or `surface.CLASS` (every op of the class)."""
+    """`surface.CLASS:OP` (an op name of that class) or `surface.CLASS` (every op of the class); an op the installed
+    torch lacks counts where the committed surface report of another release has it in that class (an op new in a
+    release, `shallow_copy_data_` of 2.14, named by a record whose other ops reach older releases)."""
     cls, _, op = name.removeprefix("surface.").partition(":")
     if not op:
         return name.startswith("surface.") and cls in ("alias", "inplace", "out", "functional")
-    return name.startswith("surface.") and op in ops and cls in ops[op].classes
+    if op not in ops:
+        return name.startswith("surface.") and op in reported_ops(cls)
+    return name.startswith("surface.") and cls in ops[op].classes
+
+
+def reported_ops(cls: str) -> set:
+    """The op names of class `cls` in the committed surface reports of every release (results/surface/torch-*.json)."""
+    names = set()
+    for path in Path("results/surface").glob("torch-*.json"):
+        counts = json.loads(path.read_text())["classes"].get(cls, {})
+        names.update(op for part in ("checked", "unchecked") for op in counts.get(part, ()))
+    return names
 
 
 def test_every_registry_fuzz_pattern_names_ops_of_the_vocabulary():
