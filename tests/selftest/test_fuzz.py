@@ -4,11 +4,9 @@ without its copy-back caught; and, opt-in (COPYSUITE_FUZZ=1: each compiles many 
 command's minute cannot afford; .ci/run runs them, the fixed-seed runs on both CI releases), a short fixed-seed
 compiled run whose findings are all known, what a program prints is what runs, each torch.compile fault of the
 catalog caught by the fuzzer alone, and the caches mode."""
-import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -183,50 +181,6 @@ def test_functionalize_records_need_their_conditions():
                "transformed by a functorch transform.")
     assert judged({}, {}, refused, other_error=message).status == "by_design"
     assert judged({}, {}, refused, other_error="RuntimeError: other").status == "new"
-
-
-def surface_op(name: str, ops: dict) -> bool:
-    """`surface.CLASS:OP` (an op name of that class) or `surface.CLASS` (every op of the class); an op the installed
-    torch lacks counts where the committed surface report of another release has it in that class (an op new in a
-    release, `shallow_copy_data_` of 2.14, named by a record whose other ops reach older releases)."""
-    cls, _, op = name.removeprefix("surface.").partition(":")
-    if not op:
-        return name.startswith("surface.") and cls in ("alias", "inplace", "out", "functional")
-    if op not in ops:
-        return name.startswith("surface.") and op in reported_ops(cls)
-    return name.startswith("surface.") and cls in ops[op].classes
-
-
-def reported_ops(cls: str) -> set:
-    """The op names of class `cls` in the committed surface reports of every release (results/surface/torch-*.json)."""
-    names = set()
-    for path in Path("results/surface").glob("torch-*.json"):
-        counts = json.loads(path.read_text())["classes"].get(cls, {})
-        names.update(op for part in ("checked", "unchecked") for op in counts.get(part, ()))
-    return names
-
-
-def test_every_registry_fuzz_pattern_names_ops_of_the_vocabulary():
-    """A fuzz pattern's ops and overlapping_ops (specs/known/*.yaml) are vocabulary ops (or ops of the opt-in program
-    shapes, copysuite.fuzz.shape_ops) or named sets of them, or, for the module sweep's
-    records (specs/known/modules.yaml, matched against the torch functions a module ran), functions of torch,
-    torch.nn.functional or torch.nn.init, or surface ops (`surface.CLASS:OP`, an op name of that class of the installed
-    torch, or `surface.CLASS`: copysuite.fuzz.surface_vocabulary): a misspelt op would make its record match
-    nothing."""
-    from copysuite.fuzz import record, shape_ops, vocabulary
-    from copysuite.known import registry
-    from copysuite.surface.classify import classified
-    patterns = {r.name: r.fuzz for r in registry.load().values() if r.fuzz}
-    spaces = (torch, torch.nn.functional, torch.nn.init)
-    modules = {r.name for r in registry.load().values() if r.file == "specs/known/modules.yaml"}
-    named = {name: (*p.get("ops", ()), *p.get("overlapping_ops", ())) for name, p in patterns.items()}
-    unknown = {name: [op for op in named[name] if op not in shape_ops.BY_NAME and op not in record.OP_SETS
-                      and not (name in modules and any(hasattr(space, op) for space in spaces))
-                      and not surface_op(op, classified())]
-               for name, p in patterns.items()}
-    assert not {n: ops for n, ops in unknown.items() if ops}, unknown
-    assert [r.name for r in record.RECORDS] == list(patterns)
-    assert set(record.ops(["@writes"])) >= set(vocabulary.WRITES_FROM) | {op.name for op in vocabulary.INPLACE}
 
 
 def test_export_requires_grad_rule():
