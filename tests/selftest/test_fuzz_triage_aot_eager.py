@@ -60,7 +60,7 @@ REDUCED = [
      ("relu_complex_autograd_check_first",)),
     ("unused_hardsigmoid_backward_dual", Program((Input("a", shape=ONE),), (
         S("t1", "surface.functional:hardsigmoid_backward/73d5bbfd", ("a", "a")), S("t4", "scatter", ("a",))),
-        ("t4",), forward=True), ("unused_op_error_dropped",)),
+        ("t4",), forward=True), ("unused_op_forward_error_dropped",)),
     ("bitwise_xor_through_uint8_view_dual", Program((Input("a", shape=(2,)),), (
         S("t1", "view_uint8", ("a",)), S("t2", "surface.inplace:absolute_/65e43d9a", ("a",)),
         S("t3", "surface.inplace:bitwise_xor_/53e4f9be", ("t1",))), ("t2",), forward=True),
