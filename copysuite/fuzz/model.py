@@ -53,7 +53,8 @@ RULES = (
     Rule("saved_tensor_written_fails_at_compile", "AOTAutograd traces the backward when it compiles: where the program "
          "writes in place a tensor its backward reads (`a.atan2_(a)`, `a.mul_(a)` on a tensor that requires grad), "
          "autograd's version check refuses the traced backward and the compiled call fails, where eager's call runs "
-         "and its backward fails", "https://github.com/pytorch/torchdynamo/issues/1962 (a maintainer: the compile "
+         "and its backward fails (a first call that required grad compiled the backward of a judged call without one)",
+         "https://github.com/pytorch/torchdynamo/issues/1962 (a maintainer: the compile "
          "stack traces the forward and backward into a joint graph when the forward is called, so eager's backward "
          "error shows at the call; closed as no real error); graph_capture_wrappers.py, create_joint"),
     Rule("outputs_are_siblings", "the compiled region is one autograd node (AOTAutograd's CompiledFunction, a "
@@ -193,9 +194,11 @@ def _unused_strides(field: str, eager, other, run) -> bool:
 
 def _backward_at_compile(field: str, eager, run, words: tuple) -> bool:
     """The compiled call failed with autograd's error (every one of `words`) where eager's call ran and eager's
-    backward failed."""
-    return (field == "call||raises" and eager is None and run.execution in AOT_EXECUTIONS
-            and run.eager.signature.get("backward||raises") is not None
+    backward failed, or where the first of two calls required grad and the judged one does not (`between`
+    requires_grad_off): the first call's compile traced the backward that eager never runs."""
+    backward_failed = run.eager.signature.get("backward||raises") is not None or \
+        run.program.between[:1] == ("requires_grad_off",)
+    return (field == "call||raises" and eager is None and run.execution in AOT_EXECUTIONS and backward_failed
             and all(w in (run.other.error or "") for w in words))
 
 

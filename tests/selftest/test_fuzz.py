@@ -183,37 +183,6 @@ def test_functionalize_records_need_their_conditions():
     assert judged({}, {}, refused, other_error="RuntimeError: other").status == "new"
 
 
-def surface_op(name: str, ops: dict) -> bool:
-    """`surface.CLASS:OP` (an op name of that class) or `surface.CLASS` (every op of the class)."""
-    cls, _, op = name.removeprefix("surface.").partition(":")
-    if not op:
-        return name.startswith("surface.") and cls in ("alias", "inplace", "out", "functional")
-    return name.startswith("surface.") and op in ops and cls in ops[op].classes
-
-
-def test_every_registry_fuzz_pattern_names_ops_of_the_vocabulary():
-    """A fuzz pattern's ops and overlapping_ops (specs/known/*.yaml) are vocabulary ops (or ops of the opt-in program
-    shapes, copysuite.fuzz.shape_ops) or named sets of them, or, for the module sweep's
-    records (specs/known/modules.yaml, matched against the torch functions a module ran), functions of torch,
-    torch.nn.functional or torch.nn.init, or surface ops (`surface.CLASS:OP`, an op name of that class of the installed
-    torch, or `surface.CLASS`: copysuite.fuzz.surface_vocabulary): a misspelt op would make its record match
-    nothing."""
-    from copysuite.fuzz import record, shape_ops, vocabulary
-    from copysuite.known import registry
-    from copysuite.surface.classify import classified
-    patterns = {r.name: r.fuzz for r in registry.load().values() if r.fuzz}
-    spaces = (torch, torch.nn.functional, torch.nn.init)
-    modules = {r.name for r in registry.load().values() if r.file == "specs/known/modules.yaml"}
-    named = {name: (*p.get("ops", ()), *p.get("overlapping_ops", ())) for name, p in patterns.items()}
-    unknown = {name: [op for op in named[name] if op not in shape_ops.BY_NAME and op not in record.OP_SETS
-                      and not (name in modules and any(hasattr(space, op) for space in spaces))
-                      and not surface_op(op, classified())]
-               for name, p in patterns.items()}
-    assert not {n: ops for n, ops in unknown.items() if ops}, unknown
-    assert [r.name for r in record.RECORDS] == list(patterns)
-    assert set(record.ops(["@writes"])) >= set(vocabulary.WRITES_FROM) | {op.name for op in vocabulary.INPLACE}
-
-
 def test_export_requires_grad_rule():
     """requires_grad_() inside an exported program is not replayed (no ATen op): what follows from requires_grad
     differing is by design under export where the program calls it, and a finding where it does not, under another

@@ -2,14 +2,19 @@
 (test_fuzz_triage_inductor.py) raises at the call under compile.aot_eager. Opt-in (COPYSUITE_FUZZ=1: it compiles its
 program): the program reduced to the basic vocabulary, one output of unbind of an input that requires grad kept
 across the graph break of an out= resize of the input's detached alias, run eagerly and compiled with backend "eager"
-and aot_eager (static and dynamic shapes), and judged by the record `dynamo_resume_rebased_multi_output_view`."""
+and aot_eager (static and dynamic shapes), and judged by the record `dynamo_resume_rebased_multi_output_view`.
+
+And the triage of the 2.14.1 compile.aot_eager top-up runs (seeds 6500-6502, docs/notes.md): opt-in too (the surface
+vocabulary must be built or read from its cache), each reduced program run eagerly and under aot_eager and judged as
+the triage says, known by its records or by design where it names none."""
 import os
 
 import pytest
 
-from copysuite.fuzz import differential, judging, signature
+from copysuite.fuzz import differential, judging, signature, surface_vocabulary
 from copysuite.fuzz.generate import Input, Program, Statement
 from copysuite.run.executions import EXECUTORS
+from tests.selftest.triaged import verdict_of
 
 opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
                             reason="opt-in (COPYSUITE_FUZZ=1, a step of .ci/run): it compiles its program")
@@ -30,3 +35,82 @@ def test_the_resumed_multi_output_view_is_judged_as_triaged(execution):
     assert differences.get("call||raises") == [None, "InternalTorchDynamoError"], differences
     verdict = judging.judge(run, execution, differences)
     assert verdict.status == "known" and "dynamo_resume_rebased_multi_output_view" in verdict.records, verdict
+
+
+AOT = "compile.aot_eager"
+ONE = (1,)
+LEAF = {"kind": "leaf_requires_grad"}
+PARAMETER = {"kind": "parameter"}
+OFFSET = {"placement": "offset", "strided": (3, (1,), 2)}   # one element at offset 2 of an arange(3)
+S = Statement
+
+# each reduced program of the top-up runs' new findings and what the triage says of it (by design where none)
+REDUCED = [
+    ("foreach_clamp_max_input_written_after", Program(
+        (Input("a", dtype="float64", shape=(3, 3, 3), **LEAF),),
+        (S("t1", "surface.functional:_foreach_clamp_max/7853fe79", ("a", "a")),), ("t1",),
+        after=("detached_zero_", "a")), ("compiled_saved_input_write_unchecked",)),
+    ("set_after_gt_at_offset", Program((Input("a", shape=ONE, kind="nonleaf", **OFFSET),), (
+        S("t5", "surface.inplace:gt_/bc9a6f67", ("a", "a")), S("t7", "set_", ("t5", "t5"))), ("a",),
+        mode="no_grad", state=True), ("mutated_input_strides_lost",)),
+    ("copysign_complex_requires_grad", Program(
+        (Input("a", shape=ONE), Input("c", dtype="complex64", shape=(3, 1), placement="strided",
+                                      strided=(5, (2, 1), 0), **LEAF)),
+        (S("t4", "surface.functional:copysign/f88cfd33", ("c", "a")),), ("running",), forward=True, state=True),
+     ("relu_complex_autograd_check_first",)),
+    ("unused_hardsigmoid_backward_dual", Program((Input("a", shape=ONE),), (
+        S("t1", "surface.functional:hardsigmoid_backward/73d5bbfd", ("a", "a")), S("t4", "scatter", ("a",))),
+        ("t4",), forward=True), ("unused_op_forward_error_dropped",)),
+    ("bitwise_xor_through_uint8_view_dual", Program((Input("a", shape=(2,)),), (
+        S("t1", "view_uint8", ("a",)), S("t2", "surface.inplace:absolute_/65e43d9a", ("a",)),
+        S("t3", "surface.inplace:bitwise_xor_/53e4f9be", ("t1",))), ("t2",), forward=True),
+     ("nondifferentiable_write_keeps_autograd",)),
+    ("diagonal_after_data_assign_dual", Program((Input("a", shape=(1, 1), **PARAMETER),), (
+        S("t1", "data_assign", ("a", "a")), S("t4", "surface.alias:diagonal/14f9bf2b", ("t1",))), ("t4",),
+        mode="no_grad", forward=True), ("data_assignment_input_view_not_a_view",)),
+    ("diagonal_after_data_assign", Program((Input("a", shape=(1, 1), **PARAMETER),), (
+        S("t1", "data_assign", ("a", "a")), S("t4", "surface.alias:diagonal/14f9bf2b", ("t1",))), ("t4",)),
+     ("data_assignment_input_view_not_a_view",)),
+    ("copy_then_foreach_erfc_", Program(
+        (Input("a", shape=(2,), placement="strided", strided=(3, (2,), 0)), Input("b", alias="a")),
+        (S("t3", "surface.functional:copy/bfb52aed", ("b", "a")),
+         S("t4", "surface.inplace:_foreach_erfc_/6927c131", ("t3",))), ("t4",)), ("written_input_strides_scatter",)),
+    ("native_batch_norm_one_value_per_channel", Program((Input("a", shape=ONE),), (
+        S("t1", "surface.alias:contiguous/e529fccd", ("a",)), S("t3", "square", ("t1",)),
+        S("t4", "slice_scatter", ("t3",)), S("t5", "surface.functional:diag_embed/5118bffd", ("t4",)),
+        S("t6", "surface.functional:_native_batch_norm_legit/256fdf4e", ("t5",))), ("t3",)),
+     ("native_batch_norm_one_value_per_channel_compiled",)),
+    ("copy_into_itself_dual", Program((Input("b", shape=ONE),), (S("t1", "copy_", ("b", "b")),), ("t1",),
+                                      forward=True), ("compiled_forward_ad_unsupported",)),
+    ("as_strided_after_data_assign_dual", Program((Input("a", shape=ONE, **OFFSET, **LEAF),), (
+        S("t1", "data_assign", ("a", "a")), S("t2", "as_strided_storage_start", ("t1",))), ("a", "t2"),
+        mode="no_grad", forward=True), ("compiled_forward_ad_unsupported", "data_assignment_input_view_not_a_view")),
+    ("shallow_copy_data_after_write", Program((Input("a", shape=ONE, kind="parameter_frozen", **OFFSET),), (
+        S("t1", "pow_one", ("a",)), S("t3", "surface.inplace:divide_/fc7c524f", ("a", "t1")),
+        S("t5", "surface.inplace:shallow_copy_data_/e11eea1f", ("t1", "a"))), ("t1",), forward=True),
+     ("mutated_input_strides_lost",)),
+    ("as_strided_copy_after_write", Program((Input("b", shape=ONE, **OFFSET),), (
+        S("t1", "surface.inplace:absolute_/65e43d9a", ("b",)),
+        S("t2", "surface.functional:as_strided_copy/178bd4b2", ("t1",))), ("t2",)), ("mutated_input_strides_lost",)),
+    ("view_of_returned_dtype_view", Program((Input("a", shape=ONE),), (
+        S("t1", "view_int32", ("a",)), S("t2", "out_mul", ("t1", "t1")), S("t3", "view_uint8", ("t2",)),
+        S("t4", "surface.alias:_test_autograd_multiple_dispatch_view/0f65cefb", ("t3",))), ("t3", "t4")),
+     ("dtype_view_output_base_regenerated",)),
+    ("foreach_rsqrt_written_then_requires_grad_off", Program((Input("a", shape=ONE, **PARAMETER),), (
+        S("t1", "surface.functional:_foreach_rsqrt/507dcb58", ("a",)), S("t3", "fill_", ("t1",))), ("t3",),
+        between=("requires_grad_off", "a")), ()),
+]
+
+
+@pytest.fixture(scope="module")
+def surface():
+    return surface_vocabulary.vocabulary_of("all")
+
+
+@opt_in
+@pytest.mark.skipif(EXECUTORS[AOT].skip_reason() is not None, reason=str(EXECUTORS[AOT].skip_reason()))
+@pytest.mark.timeout(1200)   # the fixture builds the vocabulary from every OpInfo sample where no cache has it
+@pytest.mark.parametrize(("program", "records"), [r[1:] for r in REDUCED], ids=[r[0] for r in REDUCED])
+def test_each_top_up_program_is_judged_as_triaged(surface, program, records):
+    verdict = verdict_of(surface, program, AOT)
+    assert (verdict.status, verdict.records) == ("known" if records else "by_design", records), verdict

@@ -74,6 +74,24 @@ def test_a_compiled_call_refused_on_a_saved_tensor_written_is_by_design_only_whe
     assert judged(program, raised, eager_backward_failed, compiled, execution="compile.eager").status == "new"
 
 
+def test_the_refusal_at_a_first_call_that_required_grad_is_by_design_where_the_judged_call_has_no_backward():
+    """`_foreach_rsqrt([a])[0].fill_(3)`, called twice with `a.requires_grad_(False)` between: the first call's compile
+    traces the backward that eager's first call would refuse (its result, saved, is written), and the judged second
+    call has no backward eagerly. Another write between the calls, whose judged call has its own backward, stays new
+    unless eager's backward failed."""
+    def program(between):
+        return Program((Input("a", shape=ONE, kind="parameter"),), (
+            Statement("t1", "surface.functional:_foreach_rsqrt/507dcb58", ("a",)), Statement("t3", "fill_", ("t1",))),
+            ("t3",), between=between)
+
+    raised = {"call||raises": [None, "BackendCompilerFailed"]}
+    compiled = differential.Side({}, VERSION_CHECK, ("BackendCompilerFailed",))
+    verdict = judged(program(("requires_grad_off", "a")), raised, None, compiled)
+    assert (verdict.status, verdict.allowed) == ("by_design", {"call||raises": "saved_tensor_written_fails_at_compile"})
+    assert judged(program(("zero_", "a")), raised, None, compiled).status == "new"
+    assert judged(program(()), raised, None, compiled).status == "new"
+
+
 def test_an_inplace_op_without_a_forward_formula_is_known_only_by_eagers_refusal():
     """acosh_ (arccosh_) on a dual tensor: eager refuses it ("has not been implemented yet"), aot_eager runs its
     functional op (record functionalize_out_forward_ad); another refusal of eager's, or another in-place op, stays
