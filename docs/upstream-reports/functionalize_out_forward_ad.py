@@ -5,8 +5,11 @@ op by its functional op and a copy_ into the out tensor (torch.func.functionaliz
 does not reach the caller; torch.compile(backend="aot_eager") the same (compiled on a plain tensor, then called with
 the dual one). An in-place op that eager's forward AD has no formula for (acosh_, asinh_, atanh_: "Trying to use
 forward AD with acosh_ that does not support it because it has not been implemented yet") runs the same way, as its
-functional op and a copy_. Found by `python -m copysuite fuzz --execution functionalize --vocabulary surface` (seed
-5202, the program also called with its floating inputs dual; the compiled form with compile.aot_eager, seed 5201;
+functional op and a copy_. The out= form of a view-copy op (`torch.unsqueeze_copy(a, 0, out=o)`, alias_copy) is
+refused eagerly with another message ("Trying to use forward AD with aten::unsqueeze_copy that does not support it.":
+the functional op has a formula) and runs functionalized the same way (found by the functionalize campaign of 2.14.1,
+seed 6520; seen on 2.13.0 and 2.14.1). Found by `python -m copysuite fuzz --execution functionalize --vocabulary
+surface` (seed 5202, the program also called with its floating inputs dual; the compiled form with compile.aot_eager, seed 5201;
 acosh_ (arccosh_) under compile.aot_eager, seed 6401); seen on torch 2.13.0 and 2.14.1. No upstream report found
 (closest: issue 137213, functionalization of an out= op skipping its dtype check, open)."""
 import sys
@@ -20,6 +23,10 @@ def program(a):
 
 def inplace(a):
     return a.acosh_()
+
+
+def view_copy(a):
+    return torch.unsqueeze_copy(a, 0, out=torch.empty(1, 4))
 
 
 def tangent(fn):
@@ -41,7 +48,7 @@ def compiled(fn):
 
 
 reproduces = False
-for fn in (program, inplace):
+for fn in (program, inplace, view_copy):
     torch._dynamo.reset()
     eager = tangent(fn)
     functionalized = tangent(torch.func.functionalize(fn))

@@ -14,7 +14,9 @@ as outputs and inputs when it's not the inplace overload", and "raising an error
 behaviour; issue 195338 (open) is aminmax's two outs aliasing each other. narrow_copy into its input
 (`torch.narrow_copy(a, -1, 2, 2, out=a)`, a of (4, 4)) the same way: the out= resizes a to (4, 2) before the kernel
 reads it, and eager returns a's first eight values, not its last two columns (found by the functionalize campaign of
-2.14.1, seed 6403; seen on 2.13.0 and 2.14.1)."""
+2.14.1, seed 6403; seen on 2.13.0 and 2.14.1). linalg.vector_norm into its input the same way (ord 4 of [[0.], [1.]]
+with out= itself: eager 0, not 1; found by the functionalize campaign of 2.14.1, seed 6520; seen on 2.13.0 and
+2.14.1)."""
 import sys
 
 import torch
@@ -54,6 +56,13 @@ print(f"torch {torch.__version__} narrow_copy with out= itself: eager {a.reshape
       f"{functionalized.reshape(-1).tolist()}; out of place {expected}")
 if a.reshape(-1).tolist() != expected:
     wrong.append("narrow_copy")
+v = torch.tensor([[0.0], [1.0]])
+expected = torch.linalg.vector_norm(v, ord=4, dim=0, keepdim=True).item()
+torch.linalg.vector_norm(v, ord=4, dim=0, keepdim=True, out=v)
+print(f"torch {torch.__version__} linalg.vector_norm of [[0.], [1.]] with out= itself: eager {v.item()}; out of place "
+      f"{expected}")
+if v.item() != expected:
+    wrong.append("linalg.vector_norm")
 print("eager's out= result is not the reduction (or the narrowed copy) for:", ", ".join(wrong) or "none")
 reproduces = bool(wrong)
 verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"

@@ -2,15 +2,18 @@
 `inference_ir_autograd_state` and the records of run_decompositions() (each naming its variant) on hand-built runs;
 a reproduction that shows a subclass output; and, opt-in (COPYSUITE_FUZZ=1: each exports its programs), one minimal
 program per record run eagerly and under export.decomposed, judged as the triage says, and the same program under
-export alone judged the same as eager."""
+export alone judged the same as eager; the reduced programs of the 2.14.1 top-ups (seeds 6530, 6531), each judged
+with the records the triage gives it."""
 import os
 
 import pytest
 import torch
+from packaging.specifiers import SpecifierSet
 
-from copysuite.fuzz import differential, judging, reproduction, signature, variants
+from copysuite.fuzz import differential, judging, reproduction, signature, surface_vocabulary, variants
 from copysuite.fuzz.generate import Input, Program, Statement
-from copysuite.fuzz.record import RECORDS
+from copysuite.fuzz.record import RECORDS, TORCH
+from tests.selftest.triaged import since, verdict_of
 
 DECOMPOSED = "export.decomposed"
 needs_export = pytest.mark.skipif(variants.executor(DECOMPOSED).skip_reason() is not None,
@@ -41,6 +44,25 @@ MINIMAL = {
     "multi_output_view_write": (MULTI_OUTPUT, "by_design", None),
     "dtype_view": (Program((Input("a", shape=(3, 2)),), (Statement("t1", "view_uint8", ("a",)),), ("t1",)),
                    "by_design", None),
+}
+
+
+# the reduced programs of the 2.14.1 export.decomposed top-ups' new findings (seeds 6530, 6531; docs/notes.md) and the
+# records the triage gives each under export.decomposed
+NONLEAF = {"kind": "nonleaf"}
+TOP_UPS = {
+    "relu_bool_then_diagonal_copy": (Program((Input("a", dtype="bool", shape=(1,)),), (
+        Statement("t1", "relu", ("a",)), Statement("t5", "surface.functional:diagonal_copy/9245e008", ("a",))),
+        ("t1",)), ("export_trace_skips_eager_check",)),
+    "subclass_inner_written": (Program((Input("b", shape=(1,), **NONLEAF),
+                                        Input("c", alias="ConstantExtraMetadataTensor(b)")), (), ("b",), forward=True),
+                               ("export_decomposed_subclass_inner_input",)),
+    "floor_divide_out_into_nonleaf_no_grad": (Program((
+        Input("a", shape=(2, 2, 4), placement="as_strided", strided=(24, (16, 4, 1), 0), **NONLEAF),
+        Input("b", shape=(4, 4, 3), placement="as_strided", strided=(48, (1, 4, 16), 0), **NONLEAF)), (
+        Statement("t1", "surface.out:floor_divide/a4fdd360", ("a", "b")),
+        Statement("t2", "surface.functional:_foreach_trunc/85b33af3", ("t1",)), Statement("t3", "contiguous", ("b",))),
+        ("t2",), mode="no_grad"), ("export_decomposed_out_resize_lost",)),
 }
 
 
@@ -170,3 +192,14 @@ def test_an_out_resize_to_another_rank_is_exports_own():
         run = differential.run(program, execution)
         verdict = judging.judge(run, execution, signature.differences(run.eager.signature, run.other.signature))
         assert verdict.records == ("export_rank_changing_inplace_view_of_input",), verdict
+
+
+@opt_in
+@needs_export
+@pytest.mark.timeout(1200)   # the fixture builds the vocabulary from every OpInfo sample where no cache has it
+@pytest.mark.parametrize("name", TOP_UPS)
+def test_each_top_up_program_is_judged_as_triaged(name):
+    program, records = TOP_UPS[name]
+    verdict = verdict_of(surface_vocabulary.vocabulary_of("all"), program, DECOMPOSED)
+    if all(TORCH in SpecifierSet(since(r)) for r in records):
+        assert (verdict.status, verdict.records) == ("known", records), verdict

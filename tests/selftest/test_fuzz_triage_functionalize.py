@@ -1,4 +1,5 @@
-"""The triage of the 2.14.1 functionalize campaign's eleven new findings (seed 6403; docs/notes.md): opt-in
+"""The triage of the 2.14.1 functionalize campaign's new findings (seed 6403, and the top-ups 6520 and 6521;
+docs/notes.md): opt-in
 (COPYSUITE_FUZZ=1: the surface vocabulary must be built or read from its cache), each reduced program run eagerly and
 under torch.func.functionalize and judged as the triage says; on a release outside a record's range the program
 holds."""
@@ -16,7 +17,12 @@ opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
                             reason="opt-in (COPYSUITE_FUZZ=1, a step of .ci/run): it builds the surface vocabulary")
 ONE = (1,)
 LEAF = {"kind": "leaf_requires_grad"}
+NONLEAF = {"kind": "nonleaf"}
 IDENTITY, SNAPSHOT = "functionalize_identity", "functionalize_overlapping_write_snapshot"
+RESIZED, WRITTEN, FORWARD = ("functionalize_views_of_resized_base", "functionalize_written_strides",
+                             "functionalize_out_forward_ad")
+METADATA, REDUCTION = "functionalize_input_metadata_mutation", "reduction_out_is_input"
+LOGADDEXP = "surface.out:logaddexp/4c64ea4b"
 
 
 # each reduced program of the campaign's findings and what the triage says of it
@@ -63,6 +69,69 @@ REDUCED = [
         Statement("t1", "surface.out:transpose_copy/b155c477", ("a", "a")),
         Statement("t2", "surface.functional:as_strided_copy/178bd4b2", ("a",))), ("t2",)),
      ("functionalize_as_strided_base_storage",)),
+    # the top-ups (seeds 6520, 6521)
+    ("diagonal_copy_out_into_leaf_no_grad", Program((Input("a", shape=(2, 2), **LEAF),), (
+        Statement("t1", "surface.out:diagonal_copy/cb4f5782", ("a", "a")), Statement("t2", "unbind", ("t1",)),
+        Statement("t4", "square", ("t2",))), ("t4",), mode="no_grad"),
+     ("functionalize_input_resize_refused",)),
+    ("alias_copy_out_dual", Program((Input("a", shape=ONE),), (
+        Statement("t2", "surface.out:alias_copy/2a55078a", ("a", "a")),), ("t2",), forward=True),
+     (IDENTITY, FORWARD)),
+    ("unsqueeze_copy_out_dual_offset", Program((Input("a", shape=ONE, placement="as_strided", strided=(3, (1,), 2)),), (
+        Statement("t1", "to_same", ("a",)), Statement("t2", "surface.out:unsqueeze_copy/ad55629f", ("a", "t1")),
+        Statement("t3", "surface.functional:as_strided_copy/178bd4b2", ("t1",))), ("t3",), forward=True),
+     ("functionalize_as_strided_base_storage", FORWARD)),
+    ("pinv_out_into_atleast_2d", Program((Input("a", shape=(1, 3)),), (
+        Statement("t1", "surface.functional:atleast_2d/5eaa5d89", ("a",)),
+        Statement("t2", "surface.out:linalg_pinv/2a8c3a23", ("t1", "a"))), ("t2",)),
+     ("functionalize_atleast_nd_write_not_replayed", IDENTITY, "functionalize_out_resize_strides", WRITTEN)),
+    ("vector_norm_out_into_itself", Program((Input("a", shape=(2, 1)),), (
+        Statement("t1", "surface.out:linalg_vector_norm/980b1da2", ("a", "a")),), ("t1",)),
+     (IDENTITY, REDUCTION)),
+    ("as_strided_of_squeezed_input", Program((Input("a", shape=(1, 3), placement="as_strided", strided=(5, (5, 2), 0)),
+                                              Input("c", shape=ONE)), (
+        Statement("t2", "surface.alias:squeeze/22e3a9cc", ("a",)),
+        Statement("t4", "surface.inplace:as_strided_/911cf04e", ("t2",))), ("c",)),
+     (METADATA,)),
+    ("unfold_copy_out_resizes_split_base", Program((Input("a", shape=(1, 1)),), (
+        Statement("t1", "surface.alias:_neg_view/7b6240ee", ("a",)),
+        Statement("t2", "surface.alias:split/3054e416", ("t1",)),
+        Statement("t7", "surface.out:unfold_copy/80421ba4", ("t1", "t1"))), ("t2",)),
+     (IDENTITY, "functionalize_out_resize_strides", RESIZED, WRITTEN)),
+    ("narrow_copy_out_resizes_fw_primal_base", Program((Input("b", shape=(2, 4, 2), placement="as_strided",
+                                                              strided=(24, (16, 2, 1), 0)),), (
+        Statement("t1", "surface.alias:_fw_primal/a5d76c3c", ("b",)),
+        Statement("t2", "surface.alias:positive/fb2653b4", ("b",)),
+        Statement("t3", "surface.out:narrow_copy/39cf99f3", ("t2", "b"))), ("t1",)),
+     (IDENTITY, RESIZED, WRITTEN, REDUCTION)),
+    ("unsqueeze_nonleaf_no_grad_dual", Program((Input("b", shape=ONE, **NONLEAF),), (
+        Statement("t1", "unsqueeze_", ("b",)),), ("t1",), mode="no_grad", forward=True),
+     ("functionalize_autograd", IDENTITY, "functionalize_inplace_view_no_grad_output", METADATA,
+      "inplace_view_of_intermediate_returned_as_view")),
+    ("lift_twice_dual", Program((Input("a", shape=ONE),), (
+        Statement("t1", "surface.functional:lift/eb2ba831", ("a",)),
+        Statement("t2", "surface.functional:lift/eb2ba831", ("t1",))), ("t2",), forward=True),
+     ("schema_functional_aliases",)),
+    ("lift_offset_dual", Program((Input("c", shape=ONE, placement="as_strided", strided=(3, (1,), 2)),), (
+        Statement("t1", "surface.functional:lift/eb2ba831", ("c",)),), ("t1",), forward=True),
+     ("schema_functional_aliases",)),
+    ("mean_out_into_addcmul_out", Program((Input("a", shape=(2,)),), (
+        Statement("t1", "surface.out:addcmul/0102b534", ("a", "a", "a", "a")),
+        Statement("t2", "surface.out:mean/9374c83c", ("t1", "a"))), ("t2",)),
+     (IDENTITY, REDUCTION)),
+    ("logaddexp_out_resizes_select_base", Program((Input("a", shape=(2, 2, 2)),), (
+        Statement("t1", "scatter", ("a",)), Statement("t2", "select", ("t1",)), Statement("t3", "narrow", ("t2",)),
+        Statement("t5", LOGADDEXP, ("t1", "t3"))), ("t3",), forward=True),
+     (FORWARD, RESIZED, WRITTEN)),
+    ("transpose_square_input_between_calls", Program((Input("a", shape=(2, 2), placement="as_strided",
+                                                            strided=(6, (4, 1), 0)),), (
+        Statement("t1", "transpose_", ("a",)), Statement("t2", "plus_zero", ("t1",))), ("t2",),
+        between=("transpose_", "a")),
+     (METADATA,)),
+    ("logaddexp_out_resizes_slice_base", Program((Input("a", shape=(2, 2)),), (
+        Statement("t1", "scatter", ("a",)), Statement("t2", "narrow", ("t1",)), Statement("t3", "narrow", ("t2",)),
+        Statement("t4", "slice", ("t3",)), Statement("t5", LOGADDEXP, ("t1", "t3"))), ("t4", "t5"), forward=True),
+     (FORWARD, RESIZED, WRITTEN)),
 ]
 
 
