@@ -14,7 +14,8 @@ matches `message` and for a `forward.raises` field its forward-mode exception do
 the execution (`zeros_for_none`: a gradient eager leaves undefined), or, for a `raises` field, names the exception
 the execution raised (`raised_by_execution`: not a step it never reached), or, for an `in` field, is about an input
 that requires grad and that eager wrote, beside another input eager wrote and returned as it is
-(`beside_returned_written_input`); a `variant` (copysuite.fuzz.variants,
+(`beside_returned_written_input`), or the field's eager value, as text, matches `eager_value` (a regular
+expression: `out:.*`, eagerly a view of another output); a `variant` (copysuite.fuzz.variants,
 judged as its base execution) limits it to runs of that variant. An op name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
@@ -59,6 +60,7 @@ class Record:
     overlapping_ops: tuple = ()  # ops that count beside `ops` only where called with two operands of one memory
     # only `in` fields of an input that requires grad and was written, beside another written input returned as it is
     beside_returned_written_input: bool = False
+    eager_value: str = ""  # only fields whose eager value, as text, matches this regular expression
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -84,6 +86,8 @@ class Record:
         if self.written_input_alias and not aliases_written_input(field, run):
             return False
         if self.beside_returned_written_input and not beside_returned_written(field, run):
+            return False
+        if self.eager_value and not re.fullmatch(self.eager_value, str(eager)):
             return False
         if self.eager_message:
             eager_error = run.eager.forward_error if kind(field).startswith("forward.") else run.eager.error
@@ -213,6 +217,7 @@ def from_registry(record: registry.Record) -> Record:
                   raised_by_execution=pattern.get("raised_by_execution", False),
                   overlapping_ops=ops(pattern.get("overlapping_ops", ())),
                   beside_returned_written_input=pattern.get("beside_returned_written_input", False),
+                  eager_value=pattern.get("eager_value", ""),
                   variant=pattern.get("variant", ""))
 
 
