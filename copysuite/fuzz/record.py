@@ -12,7 +12,10 @@ matches `message` and for a `forward.raises` field its forward-mode exception do
 `eager_message` (for a `forward.*` field: eager's forward-mode exception), the execution raised none
 (`execution_ran`; for a `forward.*` field, in its forward-mode call), the field is None eagerly and all zeros under
 the execution (`zeros_for_none`: a gradient eager leaves undefined), or, for a `raises` field, names the exception
-the execution raised (`raised_by_execution`: not a step it never reached); a `variant` (copysuite.fuzz.variants,
+the execution raised (`raised_by_execution`: not a step it never reached), or, for an `in` field, is about an input
+that requires grad and that eager wrote, beside another input eager wrote and returned as it is
+(`beside_returned_written_input`), or the field's eager value, as text, matches `eager_value` (a regular
+expression: `out:.*`, eagerly a view of another output); a `variant` (copysuite.fuzz.variants,
 judged as its base execution) limits it to runs of that variant. An op name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
@@ -55,6 +58,9 @@ class Record:
     zeros_for_none: bool = False  # only fields None eagerly and all zeros under the execution (an undefined gradient)
     raised_by_execution: bool = False  # only `raises` fields whose execution side names an exception (not absent)
     overlapping_ops: tuple = ()  # ops that count beside `ops` only where called with two operands of one memory
+    # only `in` fields of an input that requires grad and was written, beside another written input returned as it is
+    beside_returned_written_input: bool = False
+    eager_value: str = ""  # only fields whose eager value, as text, matches this regular expression
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -78,6 +84,10 @@ class Record:
         if self.aliased and not (any(i.alias for i in run.program.inputs) or run.texts.get("warm")):
             return False
         if self.written_input_alias and not aliases_written_input(field, run):
+            return False
+        if self.beside_returned_written_input and not beside_returned_written(field, run):
+            return False
+        if self.eager_value and not re.fullmatch(self.eager_value, str(eager)):
             return False
         if self.eager_message:
             eager_error = run.eager.forward_error if kind(field).startswith("forward.") else run.eager.error
@@ -164,6 +174,19 @@ def aliases_written_input(field: str, run) -> bool:
     return any(eager.get(f"pair|in:{n}~out:{o}|shares_storage") is True for o in outputs_in(field) for n in written)
 
 
+def beside_returned_written(field: str, run) -> bool:
+    """Whether the field is about an input (or module state) that requires grad and whose version counter moved
+    eagerly, in a program that returns another input whose version counter moved eagerly as it is (one object)."""
+    section, subject, _ = field.split("|")
+    eager = run.eager.signature
+    written = [n for n in run.program.input_names if eager.get(f"in|{n}|version_moved") is True]
+    if section != "in" or subject not in written or eager.get(f"in|{subject}|requires_grad") is not True:
+        return False
+    returned = [key for n in written if n != subject for key in eager
+                if key.startswith(f"pair|in:{n}~out:") and key.endswith("|same_object")]
+    return any(eager[key] is True for key in returned)
+
+
 # the sets of ops a registry record's `ops` may name (specs/known/schema.json)
 OP_SETS = {
     "@writes": (*(op.name for op in INPLACE), *WRITES_FROM),   # every in-place op, and every write from a source
@@ -193,6 +216,8 @@ def from_registry(record: registry.Record) -> Record:
                   zeros_for_none=pattern.get("zeros_for_none", False),
                   raised_by_execution=pattern.get("raised_by_execution", False),
                   overlapping_ops=ops(pattern.get("overlapping_ops", ())),
+                  beside_returned_written_input=pattern.get("beside_returned_written_input", False),
+                  eager_value=pattern.get("eager_value", ""),
                   variant=pattern.get("variant", ""))
 
 
