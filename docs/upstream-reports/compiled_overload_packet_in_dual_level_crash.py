@@ -6,7 +6,9 @@ call returns, as does the uncompiled call inside it, and so does naming the over
 FunctionalTensor (`FunctionalTensor.__repr__`) under `torch/_ops.py` OpOverloadPacket `__call__` during AOTAutograd's
 metadata collection: the packet's overload resolution formats a tensor, and formatting a functional tensor inside the
 dual level crashes. The hermite and chebyshev packets do the same, with out= or without, and so does
-`torch.ops.aten._foreach_clamp_max_([t], [t])` after `t = torch.cumsum(x, 1)` (2.13.0 and 2.14.1). Found by `python
+`torch.ops.aten._foreach_clamp_max_([t], [t])` after `t = torch.cumsum(x, 1)` (2.13.0 and 2.14.1), and so does
+backend="inductor" (`torch.ops.aten.special_shifted_chebyshev_polynomial_w(t, 2, out=t)`, a worker of the inductor
+fuzz campaign's seed 6610 killed by SIGSEGV; by hand on 2.13.0 and 2.14.1). Found by `python
 -m copysuite fuzz --execution compile.aot_eager --vocabulary surface` (seed 5201, a worker that died by SIGSEGV; the
 fuzzed program had a wrapper subclass input and a dual input, neither needed); seen on torch 2.13.0 and 2.14.1 (CPU).
 Closest upstream: issue 197086 (jvp over ldexp compiled with aot_eager kills the process; open), which needs a
