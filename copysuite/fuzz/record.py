@@ -15,7 +15,8 @@ the execution (`zeros_for_none`: a gradient eager leaves undefined), or, for a `
 the execution raised (`raised_by_execution`: not a step it never reached), or, for an `in` field, is about an input
 that requires grad and that eager wrote, beside another input eager wrote and returned as it is
 (`beside_returned_written_input`), or the field's eager value, as text, matches `eager_value` (a regular
-expression: `out:.*`, eagerly a view of another output); a `variant` (copysuite.fuzz.variants,
+expression: `out:.*`, eagerly a view of another output), or its value under the execution does `other_value`
+(`False|None`: no view there); a `variant` (copysuite.fuzz.variants,
 judged as its base execution) limits it to runs of that variant. An op name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
@@ -61,6 +62,7 @@ class Record:
     # only `in` fields of an input that requires grad and was written, beside another written input returned as it is
     beside_returned_written_input: bool = False
     eager_value: str = ""  # only fields whose eager value, as text, matches this regular expression
+    other_value: str = ""  # only fields whose value under the execution, as text, matches this regular expression
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -88,6 +90,8 @@ class Record:
         if self.beside_returned_written_input and not beside_returned_written(field, run):
             return False
         if self.eager_value and not re.fullmatch(self.eager_value, str(eager)):
+            return False
+        if self.other_value and not re.fullmatch(self.other_value, str(other)):
             return False
         if self.eager_message:
             eager_error = run.eager.forward_error if kind(field).startswith("forward.") else run.eager.error
@@ -217,7 +221,7 @@ def from_registry(record: registry.Record) -> Record:
                   raised_by_execution=pattern.get("raised_by_execution", False),
                   overlapping_ops=ops(pattern.get("overlapping_ops", ())),
                   beside_returned_written_input=pattern.get("beside_returned_written_input", False),
-                  eager_value=pattern.get("eager_value", ""),
+                  eager_value=pattern.get("eager_value", ""), other_value=pattern.get("other_value", ""),
                   variant=pattern.get("variant", ""))
 
 

@@ -79,6 +79,22 @@ def test_a_view_of_a_dtype_view_is_known_only_where_eager_viewed_an_output():
     assert judged("in:a", "an intermediate").status == "new"
 
 
+def test_a_view_of_an_output_is_unregenerated_only_where_inductor_returns_no_view():
+    """inductor_view_of_output_not_regenerated explains whose view an output is only where inductor returns no view
+    (`other_value`): a view of another tensor there, as a dtype view's, is not this record's."""
+    program = Program((Input("a", shape=(4, 1, 1)),), (Statement("t3", "scatter", ("a",)),
+                                                       Statement("t4", "as_strided_storage_start", ("t3",))),
+                      ("t3", "t4"), mode="no_grad")
+    side = differential.Side({}, None)
+
+    def judged(other):
+        return model.judge(differential.Run(program, side, side, {}, INDUCTOR), INDUCTOR,
+                           {"out|t4|view_of": ["out:t3", other]})
+
+    assert judged(None).records == ("inductor_view_of_output_not_regenerated",)
+    assert judged("an intermediate").status == "new"
+
+
 # each reduced program of the campaign's findings and what the triage says of it
 REDUCED = [
     ("plus_zero_then_written", Program((Input("a", shape=ONE, kind="parameter"),), (
@@ -168,6 +184,31 @@ REDUCED = [
         Statement("t2", "surface.out:absolute/9a679353", ("t1", "t1")),
         Statement("t3", "surface.alias:_autocast_to_reduced_precision/053897ff", ("t2",))), ("t3",)),
      ("abs_complex_out_meta_dtype",)),
+    # the 2.13.0 campaign (seeds 6610-6612)
+    ("addcmul_of_integers_called_twice", Program((Input("a", shape=ONE), Input("b", dtype="int64", shape=(2,))), (
+        Statement("t1", "surface.inplace:addcmul_/2b3e965c", ("b", "b", "b")),), ("t1",),
+        between=("requires_grad_on", "a")),
+     ("addcmul_inplace_integer_float_value_compiled",)),
+    ("remainder_then_diagonal_scatter", Program((Input("a", shape=(2, 2)),), (
+        Statement("t1", "surface.inplace:remainder_/63130f2c", ("a", "a")),
+        Statement("t2", "diagonal_scatter", ("t1",))), ("t2",)),
+     ("inductor_mul_zero_folds_nan",)),
+    ("fw_primal_of_written_nonleaf", Program((Input("b", shape=ONE, kind="nonleaf"),), (
+        Statement("t1", "surface.inplace:acos_/b58fcb60", ("b",)), Statement("t2", FW_PRIMAL, ("t1",))), ("t2",)),
+     ("fw_primal_compiled_keeps_tangent", "inductor_noop_view_returns_its_base",
+      "inplace_input_saved_backward_compiled")),
+    ("as_strided_of_returned_scatter", Program((Input("a", shape=(4, 1, 1), kind="parameter"),), (
+        Statement("t3", "scatter", ("a",)), Statement("t4", "as_strided_storage_start", ("t3",))), ("t3", "t4"),
+        mode="no_grad"),
+     ("inductor_view_of_output_not_regenerated",)),
+    ("arctan2_then_overwritten", Program((Input("a", shape=(3,), kind="nonleaf"),
+                                          Input("b", dtype="bool", shape=ONE)), (
+        Statement("t1", "surface.inplace:arctan2_/70d041b6", ("a", "b")), Statement("t2", "setitem_from", ("t1", "b"))),
+        ("a",), between=("transpose_", "b")),
+     ("compiled_saved_input_write_unchecked",)),
+    ("index_fill_out_of_bounds", Program((Input("c", shape=(4, 2)),), (
+        Statement("t1", "surface.inplace:index_fill_/92a53f38", ("c",)),), ("c",)),
+     ("inductor_cpu_index_bounds_runtime_error",)),
 ]
 # what a program shows on a release before its records, where not "same"
 BEFORE = {"conv1d_beside_its_minus_zero": "by_design"}   # outputs_are_siblings: autograd.grad finds no path
