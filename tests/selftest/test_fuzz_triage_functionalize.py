@@ -98,7 +98,9 @@ REDUCED = [
         Statement("t1", "surface.alias:_neg_view/7b6240ee", ("a",)),
         Statement("t2", "surface.alias:split/3054e416", ("t1",)),
         Statement("t7", "surface.out:unfold_copy/80421ba4", ("t1", "t1"))), ("t2",)),
-     (IDENTITY, "functionalize_out_resize_strides", RESIZED, WRITTEN)),
+     # the out= resize of a's neg view resizes a itself functionalized (in.geometry): the alias-view record since the
+     # 2.13.0 top-ups named _neg_view
+     (IDENTITY, ALIAS_VIEW, "functionalize_out_resize_strides", RESIZED, WRITTEN)),
     ("narrow_copy_out_resizes_fw_primal_base", Program((Input("b", shape=(2, 4, 2), placement="as_strided",
                                                               strided=(24, (16, 2, 1), 0)),), (
         Statement("t1", "surface.alias:_fw_primal/a5d76c3c", ("b",)),
