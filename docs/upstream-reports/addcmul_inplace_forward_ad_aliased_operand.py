@@ -6,7 +6,8 @@ other operand's after it), silently; the out-of-place op is right, and so are to
 torch.compile(backend="aot_eager") (compiled on a plain tensor, then called with the dual one), which run the
 out-of-place op. At a = [0, 1] (a * a == a) mul_ happens to be right, which hid it from an earlier form of this
 draft. Found by `python -m copysuite fuzz --execution functionalize --vocabulary surface` (the foreach addcmul form)
-and under compile.aot_eager (seed 6401, `_foreach_mul_`); seen on torch 2.13.0 and 2.14.1. No upstream report found
+and under compile.aot_eager (seed 6401, `_foreach_mul_`), `a.fmod_(a)` by the 2.13.0 functionalize top-up (seed 6621);
+seen on torch 2.13.0 and 2.14.1. No upstream report found
 (closest: PR 100695, forward AD of in-place foreach ops)."""
 import sys
 
@@ -20,6 +21,7 @@ CASES = (
     ("a.atan2_(a)", lambda a: a.atan2_(a), lambda a: a.atan2(a)),
     ("_foreach_mul_", lambda a: torch._foreach_mul_([a], [a]), lambda a: a * a),
     ("_foreach_addcmul_", lambda a: torch._foreach_addcmul_([a], [a], [a]), lambda a: a.addcmul(a, a)),
+    ("a.fmod_(a)", lambda a: a.fmod_(a), lambda a: a.fmod(a)),
 )
 
 

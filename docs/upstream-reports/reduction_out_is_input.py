@@ -16,7 +16,9 @@ behaviour; issue 195338 (open) is aminmax's two outs aliasing each other. narrow
 reads it, and eager returns a's first eight values, not its last two columns (found by the functionalize campaign of
 2.14.1, seed 6403; seen on 2.13.0 and 2.14.1). linalg.vector_norm into its input the same way (ord 4 of [[0.], [1.]]
 with out= itself: eager 0, not 1; found by the functionalize campaign of 2.14.1, seed 6520; seen on 2.13.0 and
-2.14.1)."""
+2.14.1). Two more kernels that write their out before reading the input it is (found by the 2.13.0 functionalize
+top-ups, seeds 6620 and 6622; seen on 2.13.0 and 2.14.1): `torch.ops.aten.soft_margin_loss(a, a, out=a)`, a
+[[0.], [1.]], returns 1.0032 where the mean loss is 0.5032, and `F.linear(a, w, bias, out=a)` returns the bias alone."""
 import sys
 
 import torch
@@ -63,6 +65,20 @@ print(f"torch {torch.__version__} linalg.vector_norm of [[0.], [1.]] with out= i
       f"{expected}")
 if v.item() != expected:
     wrong.append("linalg.vector_norm")
+m = torch.tensor([[0.0], [1.0]])
+expected = torch.ops.aten.soft_margin_loss(m.clone(), m.clone()).item()
+torch.ops.aten.soft_margin_loss(m, m, out=m)
+print(f"torch {torch.__version__} soft_margin_loss of [[0.], [1.]] with itself, out= itself: eager {m.item():.4f}; "
+      f"out of place {expected:.4f}")
+if abs(m.item() - expected) > 1e-4:
+    wrong.append("soft_margin_loss")
+w, bias = torch.arange(12.0).reshape(4, 3) / 10, torch.tensor([1.0, 2.0, 3.0, 4.0])
+x = torch.arange(3.0)
+expected = torch.nn.functional.linear(x, w, bias).tolist()
+torch.nn.functional.linear(x, w, bias, out=x)
+print(f"torch {torch.__version__} linear with out= its input: eager {x.tolist()}; out of place {expected}")
+if not torch.allclose(x, torch.tensor(expected)):
+    wrong.append("linear")
 print("eager's out= result is not the reduction (or the narrowed copy) for:", ", ".join(wrong) or "none")
 reproduces = bool(wrong)
 verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"

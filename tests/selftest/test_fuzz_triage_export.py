@@ -2,8 +2,8 @@
 `inference_ir_autograd_state` and the records of run_decompositions() (each naming its variant) on hand-built runs;
 a reproduction that shows a subclass output; and, opt-in (COPYSUITE_FUZZ=1: each exports its programs), one minimal
 program per record run eagerly and under export.decomposed, judged as the triage says, and the same program under
-export alone judged the same as eager; the reduced programs of the 2.14.1 top-ups (seeds 6530, 6531), each judged
-with the records the triage gives it."""
+export alone judged the same as eager; the reduced programs of the 2.14.1 top-ups (seeds 6530, 6531) and the
+2.13.0 ones (6630, 6631, 6632), each judged with the records the triage gives it."""
 import os
 
 import pytest
@@ -63,6 +63,21 @@ TOP_UPS = {
         Statement("t1", "surface.out:floor_divide/a4fdd360", ("a", "b")),
         Statement("t2", "surface.functional:_foreach_trunc/85b33af3", ("t1",)), Statement("t3", "contiguous", ("b",))),
         ("t2",), mode="no_grad"), ("export_decomposed_out_resize_lost",)),
+    # the 2.13.0 top-ups (seeds 6630, 6631, 6632)
+    "acosh_into_test_view": (Program((Input("b", shape=(1,)),), (
+        Statement("t1", "surface.alias:_test_autograd_multiple_dispatch_view/0f65cefb", ("b",)),
+        Statement("t2", "surface.inplace:acosh_/fa335ed1", ("t1",)),
+        Statement("t3", "surface.functional:acos/dfff8687", ("t2",))), ("t3",)),
+        ("export_decomposed_test_view_inverse_refused",)),
+    "floor_divide_complex": (Program((Input("a", dtype="complex64", shape=(3,), placement="expanded"),), (
+        Statement("t1", "surface.functional:floor_divide/a89ba770", ("a",)), Statement("t3", "slice", ("a",))),
+        ("t3",)), ("export_view_error_class",)),
+    "buffer_written_then_resized": (Program((Input("a", dtype="int64", shape=(4, 2)),), (
+        Statement("t2", "add_from", ("running", "running")), Statement("t4", "resize_", ("running",))), ("t4",),
+        state=True), ("export_decomposed_inplace_view_of_input",)),
+    "unused_as_strided_out_of_bounds": (Program((Input("a", shape=(1,)),), (
+        Statement("t2", "surface.alias:as_strided/3e9e4742", ("a",)),), ("a",)),
+        ("export_decomposed_unused_op_error_dropped",)),
 }
 
 

@@ -1,5 +1,5 @@
-"""The triage of the 2.14.1 functionalize campaign's new findings (seed 6403, and the top-ups 6520 and 6521;
-docs/notes.md): opt-in
+"""The triage of the 2.14.1 functionalize campaign's new findings (seed 6403, and the top-ups 6520 and 6521) and of
+the 2.13.0 top-ups (6620, 6621, 6622; docs/notes.md): opt-in
 (COPYSUITE_FUZZ=1: the surface vocabulary must be built or read from its cache), each reduced program run eagerly and
 under torch.func.functionalize and judged as the triage says; on a release outside a record's range the program
 holds."""
@@ -23,6 +23,7 @@ RESIZED, WRITTEN, FORWARD = ("functionalize_views_of_resized_base", "functionali
                              "functionalize_out_forward_ad")
 METADATA, REDUCTION = "functionalize_input_metadata_mutation", "reduction_out_is_input"
 LOGADDEXP = "surface.out:logaddexp/4c64ea4b"
+CAST, ALIAS_VIEW = "functionalize_cast_check_lost", "functionalize_out_resize_of_alias_view"
 
 
 # each reduced program of the campaign's findings and what the triage says of it
@@ -97,7 +98,9 @@ REDUCED = [
         Statement("t1", "surface.alias:_neg_view/7b6240ee", ("a",)),
         Statement("t2", "surface.alias:split/3054e416", ("t1",)),
         Statement("t7", "surface.out:unfold_copy/80421ba4", ("t1", "t1"))), ("t2",)),
-     (IDENTITY, "functionalize_out_resize_strides", RESIZED, WRITTEN)),
+     # the out= resize of a's neg view resizes a itself functionalized (in.geometry): the alias-view record since the
+     # 2.13.0 top-ups named _neg_view
+     (IDENTITY, ALIAS_VIEW, "functionalize_out_resize_strides", RESIZED, WRITTEN)),
     ("narrow_copy_out_resizes_fw_primal_base", Program((Input("b", shape=(2, 4, 2), placement="as_strided",
                                                               strided=(24, (16, 2, 1), 0)),), (
         Statement("t1", "surface.alias:_fw_primal/a5d76c3c", ("b",)),
@@ -132,6 +135,60 @@ REDUCED = [
         Statement("t1", "scatter", ("a",)), Statement("t2", "narrow", ("t1",)), Statement("t3", "narrow", ("t2",)),
         Statement("t4", "slice", ("t3",)), Statement("t5", LOGADDEXP, ("t1", "t3"))), ("t4", "t5"), forward=True),
      (FORWARD, RESIZED, WRITTEN)),
+    # the 2.13.0 top-ups (seeds 6620, 6621, 6622)
+    ("abs_out_into_bool", Program((Input("b", dtype="bool", shape=ONE), Input("c", shape=ONE)), (
+        Statement("t1", "surface.out:abs/4fb65064", ("b", "c")),), ("t1",)),
+     (CAST,)),
+    ("as_strided_of_dual_input", Program((Input("a", shape=(2,)), Input("b", dtype="bool", shape=ONE)), (
+        Statement("t1", "unsqueeze_", ("b",)), Statement("t2", "surface.out:fill/63360ae6", ("t1", "t1")),
+        Statement("t3", "slice_scatter", ("t2",)), Statement("t4", "as_strided_", ("a",))), ("t3",), forward=True),
+     ("functionalize_input_resize_refused",)),
+    ("foreach_minimum_into_detach_dual", Program((Input("a", shape=ONE),), (
+        Statement("t1", "relu", ("a",)), Statement("t2", "detach", ("t1",)), Statement("t4", "contiguous", ("a",)),
+        Statement("t5", "surface.inplace:_foreach_minimum_/1d219216", ("t2", "t4"))), ("t5",), forward=True),
+     ("functionalize_detach_write_tangent_lost",)),
+    ("avg_pool2d_out_into_itself", Program((Input("b", shape=(2, 2, 2)), Input("c", shape=ONE)), (
+        Statement("t1", "surface.inplace:logical_and_/27201638", ("c",)),
+        Statement("t2", "surface.out:avg_pool2d/1cbf6c70", ("b", "b"))), ("t1",), forward=True),
+     (IDENTITY, FORWARD, SNAPSHOT)),
+    ("as_strided_copy_out_into_expand", Program((Input("a", shape=(2,)),), (
+        Statement("t1", "expand", ("a",)), Statement("t2", "surface.out:as_strided_copy/9a555d82", ("t1", "a"))),
+        ("t2",), forward=True),
+     ("functionalize_autograd", IDENTITY, FORWARD, ALIAS_VIEW, WRITTEN)),
+    ("soft_margin_loss_out_into_itself", Program((Input("a", shape=(2, 1)),), (
+        Statement("t2", "surface.out:soft_margin_loss/85882962", ("a", "a", "a")),), ("a",)),
+     (IDENTITY, REDUCTION)),
+    ("ceil_out_into_complex", Program((Input("a", dtype="complex64", shape=ONE),), (
+        Statement("t1", "surface.alias:to/dd35af03", ("a",)), Statement("t2", "surface.out:ceil/e401863d", ("a", "t1")),
+        Statement("t3", "surface.alias:unflatten/64152907", ("a",))), ("t3",)),
+     (CAST,)),
+    ("fmod_into_itself_dual", Program((Input("b", shape=(2,)),), (
+        Statement("t1", "neg_", ("b",)), Statement("t3", "surface.inplace:fmod_/b646dd16", ("t1", "t1"))), ("t1",),
+        forward=True),
+     ("addcmul_inplace_forward_ad_aliased_operand", IDENTITY, SNAPSHOT)),
+    ("add_out_into_neg_view", Program((Input("b", shape=ONE),), (
+        Statement("t1", "surface.alias:_neg_view/7b6240ee", ("b",)),
+        Statement("t2", "surface.alias:_neg_view/7b6240ee", ("t1",)),
+        Statement("t3", "surface.out:add/2cae8155", ("t2", "t1")),
+        Statement("t4", "surface.inplace:acosh_/fa335ed1", ("t3",))), ("t4",)),
+     (IDENTITY, ALIAS_VIEW, "functionalize_out_resize_strides", WRITTEN)),
+    ("slice_copy_out_into_flatten", Program((Input("a", shape=(1, 1)),), (
+        Statement("t2", "surface.alias:flatten/2abded0e", ("a",)),
+        Statement("t3", "surface.out:slice_copy/a08899f8", ("t2", "a"))), ("t3",)),
+     (IDENTITY, ALIAS_VIEW, WRITTEN)),
+    ("take_out_into_itself", Program((Input("a", shape=(1, 1)),), (
+        Statement("t1", "surface.functional:linalg_matrix_exp/e6751117", ("a",)),
+        Statement("t2", "surface.out:logical_not/88d67c91", ("t1", "t1")),
+        Statement("t3", "surface.out:take/ac5ce582", ("t2", "t2"))), ("a",)),
+     ("functionalize_overlap_unchecked",)),
+    ("le_into_slice_scatter_dual", Program((Input("a", shape=(1, 1)),), (
+        Statement("t2", "setitem", ("a",)), Statement("t3", "surface.alias:transpose/2ebab704", ("t2",)),
+        Statement("t5", "slice_scatter_from", ("t3", "a")),
+        Statement("t6", "surface.inplace:le_/8fb752f1", ("t5", "t3"))), ("t5",), forward=True),
+     ("functionalize_comparison_inplace_tangent_dropped",)),
+    ("linear_out_into_itself", Program((Input("a", shape=(3,)),), (
+        Statement("t1", "surface.out:linear/c2315d59", ("a", "a")),), ("t1",)),
+     (IDENTITY, WRITTEN, REDUCTION)),
 ]
 
 
