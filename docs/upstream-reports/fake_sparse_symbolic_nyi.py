@@ -7,6 +7,7 @@ reports it."""
 import sys
 
 import torch
+import torch._dynamo
 
 
 def program(sp):

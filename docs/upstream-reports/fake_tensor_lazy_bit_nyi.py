@@ -7,6 +7,7 @@ the same cells). No upstream issue found that reports it; the refusal dates from
 import sys
 
 import torch
+import torch._dynamo
 
 
 def program(t):
