@@ -7,6 +7,10 @@ cell's check, execution, device and release and whose observed pattern matches t
 detail, exactly as the run would have judged it (copysuite.spec.divergences.Divergence). A surface cell is explained by
 a registry record's surface item naming the cell, its execution and release, with the failing clause. The re-judged
 cell keeps what the run observed and says which record explains it (`rejudged`).
+
+A stale cell (failure kind `stale_divergence`: a record claimed the cell, and the run observed the contract hold) whose
+release no record covers today held: it turns passed, `rejudged` saying so. One that a record still covers stays
+failed: that record's range is what is wrong.
 """
 from __future__ import annotations
 
@@ -51,12 +55,26 @@ class Judge:
                      if d.covers(cell["check"], cell["execution"], release(version), cell["device"])
                      and d.matches(seen)), None)
 
+    def covered(self, cell: dict, version: str) -> bool:
+        """Whether a record claims this cell on this torch release, whatever it observed."""
+        if cell["entry"].startswith("surface."):
+            return any(item.clause == cell["check"] and item.applies(cell["entry"], cell["execution"], version)
+                       for r in self.records.values() for item in r.surface)
+        entry = self.entries.get(cell["entry"])
+        return entry is not None and any(d.covers(cell["check"], cell["execution"], release(version), cell["device"])
+                                         for d in entry.diverges)
+
     def rejudge(self, doc: dict) -> tuple[dict, int]:
-        """The document with every failed cell that a record explains now turned diverged; and how many were."""
+        """The document with every failed cell that a record explains now turned diverged, and every stale cell no
+        record claims now turned passed; and how many turned."""
         cells, turned = [], 0
         for cell in doc["cells"]:
-            name = self.explain(cell, doc["torch"]) if cell["outcome"] == "failed" else None
+            failed = cell["outcome"] == "failed"
+            stale = failed and (cell.get("failure") or {}).get("kind") == "stale_divergence"
+            name = self.explain(cell, doc["torch"]) if failed and not stale else None
             if name:
                 cell, turned = {**cell, "outcome": "diverged", "rejudged": name}, turned + 1
+            elif stale and not self.covered(cell, doc["torch"]):
+                cell, turned = {**cell, "outcome": "passed", "rejudged": "stale: no record claims it now"}, turned + 1
             cells.append(cell)
         return {**doc, "cells": cells}, turned

@@ -1,5 +1,6 @@
 """Re-judging outcome files with today's registry (copysuite.report.rejudge): a failed cell turns diverged only where a
-divergence of its entry covers the cell's check, execution, device and release and matches what the run observed."""
+divergence of its entry covers the cell's check, execution, device and release and matches what the run observed; a
+stale cell turns passed only where no divergence covers it any more."""
 from packaging.specifiers import SpecifierSet
 
 from copysuite.report.rejudge import Judge
@@ -50,3 +51,20 @@ def test_a_held_cell_is_left_alone():
     held = {**cell(entry, d, None), "outcome": "passed"}
     doc, turned = Judge().rejudge({"torch": inside, "cells": [held]})
     assert (turned, doc["cells"]) == (0, [held])
+
+
+def stale(entry, d):
+    return {**cell(entry, d, None), "failure": {"kind": "stale_divergence", "message": "no longer reproduces"}}
+
+
+def test_a_stale_cell_no_record_claims_now_held():
+    entry, d, _, outside = a_divergence()
+    doc, turned = Judge().rejudge({"torch": outside, "cells": [stale(entry, d)]})
+    assert (turned, doc["cells"][0]["outcome"]) == (1, "passed")
+    assert doc["cells"][0]["rejudged"].startswith("stale")
+
+
+def test_a_stale_cell_a_record_still_claims_stays_failed():
+    entry, d, inside, _ = a_divergence()
+    doc, turned = Judge().rejudge({"torch": inside, "cells": [stale(entry, d)]})
+    assert (turned, doc["cells"][0]["outcome"]) == (0, "failed")
