@@ -29,7 +29,8 @@ def step(params, grads, optimizer, options):
     return list(params), state
 
 
-@torch.compiler.disable
+# torch.compiler is new in 2.1; before it nothing compiles the sweep, so nothing needs disabling
+@getattr(getattr(torch, "compiler", None), "disable", lambda f: f)
 def build(optimizer, params, options):
     """The optimizer, built eagerly: users compile `step()` on an optimizer built outside, and construction only
     breaks the graph (a setattr on the optimizer's class)."""

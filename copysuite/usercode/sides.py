@@ -35,6 +35,7 @@ class Called:
     inputs: tuple          # copysuite.usercode.inputs.Rebuilt, then the module's state (no alias)
     ops: tuple = ()
     wraps_subclass: bool = False
+    between: tuple = ()    # each side calls the caller's function once: nothing is written between two calls
 
     @property
     def input_names(self) -> tuple:

@@ -122,7 +122,9 @@ def test_a_fixed_seed_search_catches_dropped_custom_mutations():
 class LastMemberLost(torch.overrides.TorchFunctionMode):
     """An in-place foreach op that skips the last member of its first list (a fault: that member's update lost)."""
 
-    FOREACH = (torch._foreach_add_, torch._foreach_mul_, torch._foreach_copy_)
+    # _foreach_copy_ is new in torch 2.1: the module still collects before it
+    FOREACH = tuple(getattr(torch, name) for name in ("_foreach_add_", "_foreach_mul_", "_foreach_copy_")
+                    if hasattr(torch, name))
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         if func in self.FOREACH and len(args[0]) > 1:
