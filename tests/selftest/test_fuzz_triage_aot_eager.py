@@ -6,12 +6,13 @@ and aot_eager (static and dynamic shapes), and judged by the record `dynamo_resu
 
 And the triage of the 2.14.1 compile.aot_eager top-up runs (seeds 6500-6502, docs/notes.md): opt-in too (the surface
 vocabulary must be built or read from its cache), each reduced program run eagerly and under aot_eager and judged as
-the triage says, known by its records or by design where it names none."""
+the triage says, known by its records or by design where it names none; and the condition `written_input` that
+mutated_input_strides_lost needs, on hand-built runs."""
 import os
 
 import pytest
 
-from copysuite.fuzz import differential, judging, signature, surface_vocabulary
+from copysuite.fuzz import differential, judging, model, signature, surface_vocabulary
 from copysuite.fuzz.generate import Input, Program, Statement
 from copysuite.run.executions import EXECUTORS
 from tests.selftest.triaged import verdict_of
@@ -100,6 +101,24 @@ REDUCED = [
         S("t1", "surface.functional:_foreach_rsqrt/507dcb58", ("a",)), S("t3", "fill_", ("t1",))), ("t3",),
         between=("requires_grad_off", "a")), ()),
 ]
+
+
+def test_a_stride_sensitive_op_loses_strides_only_after_a_write_to_an_input():
+    """mutated_input_strides_lost (issue 133512: functionalization does not keep a mutated input's strides for the
+    stride-sensitive op that reads it next) explains an as_strided_copy's values only in a program that eagerly wrote
+    an input; the same difference where no input's version counter moved (as_strided_copy then meshgrid, which writes
+    nothing) stays new."""
+    program = Program((Input("b", shape=ONE, **OFFSET),), (
+        S("t1", "surface.inplace:absolute_/65e43d9a", ("b",)),
+        S("t2", "surface.functional:as_strided_copy/178bd4b2", ("t1",))), ("t2",))
+
+    def judged(written):
+        eager = differential.Side({"in|b|version_moved": written}, None)
+        run = differential.Run(program, eager, differential.Side({"in|b|version_moved": written}, None), {}, AOT)
+        return model.judge(run, AOT, {"out|t2|values": [[2.0], [0.0]]})
+
+    assert judged(True).records == ("mutated_input_strides_lost",)
+    assert judged(False).status == "new"
 
 
 @pytest.fixture(scope="module")
