@@ -16,7 +16,8 @@ the execution raised (`raised_by_execution`: not a step it never reached), or, f
 that requires grad and that eager wrote, beside another input eager wrote and returned as it is
 (`beside_returned_written_input`), or the field's eager value, as text, matches `eager_value` (a regular
 expression: `out:.*`, eagerly a view of another output), or its value under the execution does `other_value`
-(`False|None`: no view there); a `variant` (copysuite.fuzz.variants,
+(`False|None`: no view there), or the program eagerly wrote an input (`written_input`: one whose version counter
+moved); a `variant` (copysuite.fuzz.variants,
 judged as its base execution) limits it to runs of that variant. An op name starting with @ names a set (`OP_SETS`).
 """
 from __future__ import annotations
@@ -63,6 +64,7 @@ class Record:
     beside_returned_written_input: bool = False
     eager_value: str = ""  # only fields whose eager value, as text, matches this regular expression
     other_value: str = ""  # only fields whose value under the execution, as text, matches this regular expression
+    written_input: bool = False  # only programs that eagerly wrote an input (or module state): its version moved
 
     def explains(self, field: str, eager, other, run, execution: str) -> bool:
         if execution not in self.executions or TORCH not in SpecifierSet(self.torch):
@@ -92,6 +94,9 @@ class Record:
         if self.eager_value and not re.fullmatch(self.eager_value, str(eager)):
             return False
         if self.other_value and not re.fullmatch(self.other_value, str(other)):
+            return False
+        if self.written_input and not any(run.eager.signature.get(f"in|{n}|version_moved") is True
+                                          for n in run.program.input_names):
             return False
         if self.eager_message:
             eager_error = run.eager.forward_error if kind(field).startswith("forward.") else run.eager.error
@@ -222,6 +227,7 @@ def from_registry(record: registry.Record) -> Record:
                   overlapping_ops=ops(pattern.get("overlapping_ops", ())),
                   beside_returned_written_input=pattern.get("beside_returned_written_input", False),
                   eager_value=pattern.get("eager_value", ""), other_value=pattern.get("other_value", ""),
+                  written_input=pattern.get("written_input", False),
                   variant=pattern.get("variant", ""))
 
 

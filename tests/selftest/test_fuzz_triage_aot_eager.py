@@ -6,12 +6,13 @@ and aot_eager (static and dynamic shapes), and judged by the record `dynamo_resu
 
 And the triage of the 2.14.1 compile.aot_eager top-up runs (seeds 6500-6502, docs/notes.md): opt-in too (the surface
 vocabulary must be built or read from its cache), each reduced program run eagerly and under aot_eager and judged as
-the triage says, known by its records or by design where it names none."""
+the triage says, known by its records or by design where it names none; and the condition `written_input` that
+mutated_input_strides_lost needs, on hand-built runs."""
 import os
 
 import pytest
 
-from copysuite.fuzz import differential, judging, signature, surface_vocabulary
+from copysuite.fuzz import differential, judging, model, signature, surface_vocabulary
 from copysuite.fuzz.generate import Input, Program, Statement
 from copysuite.run.executions import EXECUTORS
 from tests.selftest.triaged import verdict_of
@@ -43,6 +44,7 @@ LEAF = {"kind": "leaf_requires_grad"}
 PARAMETER = {"kind": "parameter"}
 OFFSET = {"placement": "offset", "strided": (3, (1,), 2)}   # one element at offset 2 of an arange(3)
 S = Statement
+LIFT_FRESH_COPY = "surface.functional:lift_fresh_copy/f377baf8"
 
 # each reduced program of the top-up runs' new findings and what the triage says of it (by design where none)
 REDUCED = [
@@ -99,7 +101,61 @@ REDUCED = [
     ("foreach_rsqrt_written_then_requires_grad_off", Program((Input("a", shape=ONE, **PARAMETER),), (
         S("t1", "surface.functional:_foreach_rsqrt/507dcb58", ("a",)), S("t3", "fill_", ("t1",))), ("t3",),
         between=("requires_grad_off", "a")), ()),
+    # the 2.13.0 campaign's findings (seeds 6600-6603)
+    ("unused_dequantize_is_its_input", Program((Input("a", shape=ONE, kind="nonleaf"),), (
+        S("t1", "surface.alias:_autocast_to_full_precision/2ccf8d0d", ("a",)),
+        S("t2", "surface.functional:dequantize/1fb8ffdc", ("a",)),
+        S("t5", "surface.inplace:ne_/bcc660e3", ("t1", "a"))), ("t5",)), ("schema_functional_aliases",)),
+    ("lift_fresh_copy_then_int32_view_dual", Program(
+        (Input("a", dtype="complex64", shape=(2, 2), placement="transposed"),), (
+            S("t1", "index_put", ("a",)), S("t2", LIFT_FRESH_COPY, ("t1",)), S("t3", "unsqueeze_", ("t2",)),
+            S("t4", "view_int32", ("t3",))), ("t2",), forward=True), ("functionalize_lift_fresh_copy_strides",)),
+    ("unused_multiple_dispatch_view_dual", Program((Input("a", shape=ONE),), (
+        S("t1", "surface.alias:_test_autograd_multiple_dispatch_view/0f65cefb", ("a",)),), ("a",), forward=True),
+     ("unused_op_forward_error_dropped",)),
+    # found under no_grad, where 2.14.1 keeps the tangent compiled; in grad mode both releases zero it
+    ("clamp_through_detach_dual", Program((Input("a", dtype="float64", shape=(2,)),), (
+        S("t1", "detach", ("a",)), S("t3", "clamp_", ("t1",))), ("a",), forward=True),
+     ("compiled_detached_write_resets_tangent",)),
+    ("fw_primal_after_abs_at_offset", Program((Input("a", shape=ONE, kind="nonleaf", placement="offset"),), (
+        S("t1", "surface.inplace:abs_/a834c0d3", ("a",)), S("t2", "surface.alias:_fw_primal/a5d76c3c", ("t1",))),
+        ("t2",)), ("fw_primal_after_write_not_a_view", "fw_primal_compiled_keeps_tangent",
+                   "inplace_input_saved_backward_compiled")),
+    ("lift_fresh_copy_of_transposed_dual", Program((Input("a", shape=(2, 2), placement="transposed"),), (
+        S("t1", "index_put", ("a",)), S("t2", LIFT_FRESH_COPY, ("t1",))), ("t2",), forward=True),
+     ("functionalize_lift_fresh_copy_strides",)),
+    ("transpose_of_to_after_out_resize", Program((Input("a", shape=(2,)),), (
+        S("t1", "surface.out:unfold_copy/80421ba4", ("a", "a")),
+        S("t2", "surface.inplace:logical_or_/26ab6739", ("a", "t1")),
+        S("t3", "to_same", ("t1",)), S("t4", "surface.functional:isposinf/a6634f60", ("t1",)),
+        S("t5", "view_uint8", ("t4",)), S("t7", "transpose_", ("t3",)), S("t8", "minus_zero", ("t5",))), ("t8",),
+        mode="no_grad"), ("input_write_then_inplace_view_compiled",)),
+    ("addcdiv_complex_over_zero", Program(
+        (Input("a", dtype="complex64", shape=(2, 1)), Input("b", shape=ONE)),
+        (S("t1", "surface.functional:addcdiv/dcef4876", ("b", "a", "b")),), ("t1",)),
+     ("complex_infinity_times_promoted_scalar",)),
+    ("scatter_into_foreach_trunc_of_transposed", Program((Input("a", shape=(2, 2), placement="transposed"),), (
+        S("t1", "surface.functional:_foreach_trunc/85b33af3", ("a",)), S("t2", "scatter_", ("t1",)),
+        S("t3", "surface.functional:_foreach_frac/22251bef", ("t2",))), ("t3",)), ("written_input_strides_scatter",)),
 ]
+
+
+def test_a_stride_sensitive_op_loses_strides_only_after_a_write_to_an_input():
+    """mutated_input_strides_lost (issue 133512: functionalization does not keep a mutated input's strides for the
+    stride-sensitive op that reads it next) explains an as_strided_copy's values only in a program that eagerly wrote
+    an input; the same difference where no input's version counter moved (as_strided_copy then meshgrid, which writes
+    nothing) stays new."""
+    program = Program((Input("b", shape=ONE, **OFFSET),), (
+        S("t1", "surface.inplace:absolute_/65e43d9a", ("b",)),
+        S("t2", "surface.functional:as_strided_copy/178bd4b2", ("t1",))), ("t2",))
+
+    def judged(written):
+        eager = differential.Side({"in|b|version_moved": written}, None)
+        run = differential.Run(program, eager, differential.Side({"in|b|version_moved": written}, None), {}, AOT)
+        return model.judge(run, AOT, {"out|t2|values": [[2.0], [0.0]]})
+
+    assert judged(True).records == ("mutated_input_strides_lost",)
+    assert judged(False).status == "new"
 
 
 @pytest.fixture(scope="module")
