@@ -1,6 +1,7 @@
 """The house rules a newcomer relies on, checked on the tree itself: every module under 300 lines, no import cycle
 (imports inside functions included), no underscored name imported from another of our modules, the strategies
-imported under the package's name only, and a docstring for every folder of the package (docs/developing.md)."""
+imported under the package's name only, a docstring for every folder of the package (docs/developing.md), and no merge
+conflict marker left in a tracked file."""
 from __future__ import annotations
 
 import ast
@@ -119,3 +120,14 @@ def test_every_package_folder_is_installed():
     listed = set(re.findall(r'"([\w.]+)"', block))
     folders = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "copysuite").rglob("__init__.py")}
     assert folders - listed == set(), f"package folders pyproject.toml does not install: {sorted(folders - listed)}"
+
+
+def test_no_merge_conflict_left_in_a_file():
+    """No line of a tracked text file is a merge's conflict marker (a regenerated table can sit beside one unseen)."""
+    import subprocess
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    markers = ("<<<<<<< ", ">>>>>>> ")
+    left = [f"{name}:{n}" for name in files if name.endswith((".py", ".md", ".yaml", ".json", ".ini", ".toml", ".yml"))
+            for n, line in enumerate((ROOT / name).read_text(errors="replace").splitlines(), 1)
+            if line.startswith(markers)]
+    assert not left, f"merge conflict markers: {left[:10]}"
