@@ -2,7 +2,7 @@
 judged, skipped where this release's surface vocabulary lacks one of its ops, and the releases a record names."""
 import pytest
 
-from copysuite.fuzz import differential, judging, record, signature
+from copysuite.fuzz import differential, judging, program_data, record, signature
 
 
 def since(name: str) -> str:
@@ -13,8 +13,7 @@ def since(name: str) -> str:
 def verdict_of(surface, program, execution: str):
     """The program's verdict under `execution`; skipped when a surface op of it is not in `surface` (the release's
     vocabulary)."""
-    missing = [s.op for s in program.statements if s.op.startswith("surface.") and s.op not in
-               {op.name for op in surface.ops}]
+    missing = program_data.missing_ops(program, surface)
     if missing:
         pytest.skip(f"not in this release's surface vocabulary: {missing}")
     run = differential.run(program, execution)
