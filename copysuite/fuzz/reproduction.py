@@ -5,10 +5,12 @@ in-place write to an output, backward, the program's write to an input and then 
 with dual inputs and its tangents)."""
 from __future__ import annotations
 
+import inspect
 import platform
 
 import torch
 
+from copysuite.fuzz import signature
 from copysuite.fuzz.differential import cache_lines, call_lines
 
 SHOW = '''
@@ -52,7 +54,7 @@ def _next_step(differences: dict, program) -> list[str]:
             leaves = ", ".join(f"({n!r}, {n}.grad)" for n in program.leaves)
             return ["try:", *[f"    {x}" for x in program.after_lines()], "except Exception as exc:",
                     "    print(side, 'write after the call raised', repr(exc))", "else:", "    try:",
-                    "        sum(t.sum() for _, t in outputs if t.requires_grad).backward()",
+                    "        loss(outputs).backward()",
                     f"        print(side, 'grads', [{leaves}])", "    except Exception as exc:",
                     "        print(side, 'backward raised', repr(exc))"]
         if section == "write":
@@ -61,7 +63,7 @@ def _next_step(differences: dict, program) -> list[str]:
                     "show(side, outputs, inputs)"]
         if section == "backward":
             leaves = ", ".join(f"({n!r}, {n}.grad)" for n in program.leaves)
-            return ["try:", "    sum(t.sum() for _, t in outputs if t.requires_grad).backward()",
+            return ["try:", "    loss(outputs).backward()",
                     f"    print(side, 'grads', [{leaves}])", "except Exception as exc:",
                     "    print(side, 'backward raised', repr(exc))"]
         if section == "grad":
@@ -79,7 +81,7 @@ def script(finding_run, execution: str, caches: str, differences: dict) -> str:
     lines = [(f'"""copysuite fuzz finding under {execution} (compile caches {caches}); found with torch '
               f'{torch.__version__}, python {platform.python_version()}.'), "Differs (eager, then the execution):"]
     lines += [f"  {field}: {pair[0]!r} -> {pair[1]!r}" for field, pair in list(differences.items())[:12]]
-    lines += ['"""', "import torch", *cache_lines(caches), SHOW]
+    lines += ['"""', "import torch", *cache_lines(caches), SHOW, inspect.getsource(signature.loss)]
     eager_call = call_lines(program, "eager")[1]
     step = _next_step(differences, program)
     saved = "inputs = " + inputs

@@ -127,13 +127,19 @@ def differentiable(t) -> bool:
     return isinstance(t, torch.Tensor) and t.requires_grad and t.is_floating_point()
 
 
+def loss(outputs):
+    """What backward starts from: the sum of every output that requires grad, a complex one through its absolute
+    value (backward needs a real scalar). A finding's reproduction prints this function as it is."""
+    return sum(t.abs().sum() if t.is_complex() else t.sum() for _, t in outputs
+               if isinstance(t, torch.Tensor) and t.requires_grad)
+
+
 def observe_backward(outputs: list, leaves: list, section: str = "backward") -> dict:
-    """backward() of the sum of every output that requires grad; then each leaf's gradient."""
-    grads = [t for _, t in outputs if differentiable(t)]
-    if not grads:
+    """backward() of the loss of every output that requires grad (`loss`); then each leaf's gradient."""
+    if not any(isinstance(t, torch.Tensor) and t.requires_grad for _, t in outputs):
         return {}
     try:
-        sum(t.sum() for t in grads).backward()
+        loss(outputs).backward()
     except Exception as exc:  # noqa: BLE001 - a backward that fails is an observation
         return {f"{section}||raises": type(exc).__name__}
     fields = {f"{section}||raises": None}

@@ -8,8 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+import torch
 
-from copysuite.fuzz import differential, model, surface_vocabulary
+from copysuite.fuzz import differential, model, signature, surface_vocabulary
 from copysuite.fuzz.generate import Input, Program, Statement
 from copysuite.surface import known
 
@@ -107,3 +108,22 @@ def test_an_inplace_op_without_a_forward_formula_is_known_only_by_eagers_refusal
     assert forward("surface.inplace:arccosh_/2336b287", refused).records == ("functionalize_out_forward_ad",)
     assert forward("surface.inplace:arccosh_/2336b287", "NotImplementedError: other").status == "new"
     assert forward("surface.inplace:sin_/0", refused).status == "new"
+
+
+def test_backward_starts_from_complex_outputs_so_eagers_refusal_is_seen():
+    """`a.pow_(torch._conj(a))` saves the conj view for backward and writes it through `a`: eager's backward fails on
+    autograd's version check. The fuzzer observes that backward though the output is complex (signature.loss takes
+    its absolute value: backward needs a real scalar), so that the compiled call's refusal is judged by the rule
+    saved_tensor_written_fails_at_compile (the 2.13.0 campaign's finding 6603.0). Without the write, backward runs
+    and the leaf's complex gradient is observed."""
+    def observed(write):
+        leaf = torch.arange(4.0).to(torch.complex64).requires_grad_()
+        a = leaf * 1
+        t1 = torch._conj(a)
+        if write:
+            a.pow_(t1)
+        return signature.observe_backward([("t1", t1.unsqueeze(0))], [("leaf_a", leaf)])
+
+    assert observed(True) == {"backward||raises": "RuntimeError"}
+    fields = observed(False)
+    assert fields["backward||raises"] is None and len(fields["backward|leaf_a|grad"]) == 8, fields

@@ -105,12 +105,15 @@ def test_a_write_reading_its_own_memory_is_known_only_where_its_operands_share_i
 
 # each reduced program of the campaign's reports, its execution, and what the triage says of it
 STRIDED = {"placement": "strided", "kind": "nonleaf"}
+# a clone of a complex input beside another output: found when backward left complex outputs out, so that the
+# complex input got zeros compiled and None eagerly (unused_output_zero_grad); backward starts from complex outputs
+# too now (signature.loss), so both sides give it a gradient. The record shows through autograd.grad instead
+# (test_fuzz_triage_inductor.py, square_beside_clone).
+COMPLEX_BESIDE = Program(
+    (Input("a", shape=(1, 4, 1), strided=(6, (4, 1, 1), 2), **STRIDED),
+     Input("c", dtype="complex64", shape=(1, 2, 1), strided=(4, (2, 1, 1), 2), **STRIDED)),
+    (Statement("t3", "clone", ("c",)), Statement("t4", "slice_scatter", ("a",))), ("t3", "t4"))
 REDUCED = [
-    ("unused_output", AOT, Program(
-        (Input("a", shape=(1, 4, 1), strided=(6, (4, 1, 1), 2), **STRIDED),
-         Input("c", dtype="complex64", shape=(1, 2, 1), strided=(4, (2, 1, 1), 2), **STRIDED)),
-        (Statement("t3", "clone", ("c",)), Statement("t4", "slice_scatter", ("a",))), ("t3", "t4")),
-     ("unused_output_zero_grad",)),
     ("abs_forward", AOT, Program((Input("b", shape=ONE, kind="nonleaf"),),
                                  (Statement("t1", "surface.inplace:abs_/a834c0d3", ("b",)),), ("t1",), forward=True),
      ("compiled_forward_ad_unsupported", "inplace_input_saved_backward_compiled")),
@@ -282,3 +285,14 @@ def surface():
 def test_each_reduced_program_is_judged_as_triaged(surface, execution, program, records):
     verdict = verdict_of(surface, program, execution)
     assert (verdict.status, verdict.records) == ("known" if records else "by_design", records), verdict
+
+
+@opt_in
+@needs_compile
+@pytest.mark.timeout(1200)
+def test_a_complex_output_is_in_backward_so_its_input_has_a_gradient_on_both_sides(surface):
+    run = differential.run(COMPLEX_BESIDE, AOT)
+    for side in (run.eager, run.other):
+        assert side.signature["backward||raises"] is None
+        assert side.signature["backward|leaf_c|grad"] not in (None, "absent"), side.signature
+    assert verdict_of(surface, COMPLEX_BESIDE, AOT).status == "same"
