@@ -143,6 +143,10 @@ REDUCED = [
         (Input("a", dtype="complex64", shape=(4, 1, 4), placement="strided", kind="nonleaf"),),
         (S("t1", "surface.alias:_conj/e4a39de6", ("a",)), S("t2", "surface.inplace:pow_/1adfe841", ("a", "t1")),
          S("t3", "surface.alias:swapdims/3a045628", ("t1",))), ("t3",)), ()),
+    # a fresh seed after that change (6700): an in-place op on an input, then `.data =` of it
+    ("hardsigmoid_then_data_assign", Program((Input("c", shape=ONE),), (
+        S("t1", "surface.inplace:hardsigmoid_/19eca378", ("c",)), S("t2", "data_assign", ("c", "c"))), ("t2",)),
+     ("set_after_input_mutation_banned",)),
 ]
 
 
