@@ -159,10 +159,10 @@ REDUCED = [
                                                            strided=(8, (6, 2, 1), 2)),), (
         Statement("t2", "surface.functional:addcmul/23d967e6", ("a", "a", "a")),
         Statement("t3", SLICE_COPY, ("a", "a")), Statement("t5", "as_strided_", ("t3",))), ("t2",)),
-     ("as_strided_after_write_offset_lost",)),
+     ("as_strided_after_write_offset_lost", "input_write_then_inplace_view_compiled")),
     ("slice_copy_then_as_strided_", Program((Input("a", shape=ONE, placement="strided", strided=(3, (1,), 2)),), (
         Statement("t3", SLICE_COPY, ("a", "a")), Statement("t5", "as_strided_", ("t3",))), ("t5",)),
-     ("as_strided_after_write_offset_lost",)),
+     ("as_strided_after_write_offset_lost", "input_write_then_inplace_view_compiled")),
     ("input_and_buffer_written_buffer_returned", Program((Input("a", shape=(2, 3), kind="nonleaf"),), (
         Statement("t1", "neg_", ("a",)), Statement("t2", "surface.inplace:arccos_/171a35b4", ("running",))), ("t2",),
         forward=True, state=True),
