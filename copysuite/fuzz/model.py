@@ -15,7 +15,11 @@ import re
 from dataclasses import dataclass
 
 import torch
-import torch._functorch.config
+
+try:
+    import torch._functorch.config as functorch_config
+except ImportError:  # torch 1.13 has no torch._functorch (functorch was a package of its own), so no AOT execution
+    functorch_config = None
 
 from copysuite.fuzz.record import RECORDS
 from copysuite.fuzz.signature import kind
@@ -143,7 +147,7 @@ RULE_TESTS = {
     "non_standard_bool_bytes": lambda field, eager, other, run: _bool_bytes(field, eager, other, run),
     "donated_buffers_refuse_retain_graph": lambda field, eager, other, run: (
         field.startswith("grad|") and other == "raises RuntimeError" and not str(eager).startswith("raises")
-        and run.execution in AOT_EXECUTIONS and getattr(torch._functorch.config, "donated_buffer", False)
+        and run.execution in AOT_EXECUTIONS and getattr(functorch_config, "donated_buffer", False)
         and run.other.signature.get("backward||raises", "absent") is None),
     # export
     "requires_grad_not_traced": lambda field, eager, other, run: (
