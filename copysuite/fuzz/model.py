@@ -15,10 +15,9 @@ import re
 from dataclasses import dataclass
 
 import torch
-
-try:
+try:  # torch 1.13 has no torch._functorch (functorch was a package of its own): no AOT execution, no donated buffer
     import torch._functorch.config as functorch_config
-except ImportError:  # torch 1.13 has no torch._functorch (functorch was a package of its own), so no AOT execution
+except ImportError:
     functorch_config = None
 
 from copysuite.fuzz.record import RECORDS
@@ -161,9 +160,8 @@ RULE_TESTS = {
 
 
 def _both_raise(field: str, eager, other, run) -> bool:
-    if not (kind(field).endswith(".raises") and eager and other and "absent" not in (eager, other)):
-        return False
-    return field != "call||raises" or eager in run.other.error_classes
+    return (kind(field).endswith(".raises") and bool(eager and other) and "absent" not in (eager, other)
+            and (field != "call||raises" or eager in run.other.error_classes))
 
 
 def _bool_bytes(field: str, eager, other, run) -> bool:
@@ -263,9 +261,7 @@ class Verdict:
     @property
     def key(self) -> tuple:
         """What differs, for dedup: the kinds no record explains, or the records and the kinds they explain."""
-        if self.status == "new":
-            return ("new", *self.unexplained)
-        return ("known", *self.records)
+        return ("new", *self.unexplained) if self.status == "new" else ("known", *self.records)
 
 
 def pruned(differences: dict) -> dict:

@@ -22,6 +22,8 @@ needs_functionalize = pytest.mark.skipif(variants.executor("functionalize").skip
                                          reason=str(variants.executor("functionalize").skip_reason()))
 needs_aot = pytest.mark.skipif(variants.executor("compile.aot_eager").skip_reason() is not None,
                                reason=str(variants.executor("compile.aot_eager").skip_reason()))
+needs_export = pytest.mark.skipif(variants.executor("export").skip_reason() is not None,
+                                  reason=str(variants.executor("export").skip_reason()))
 
 
 def saved_as_copies(functionalize):
@@ -188,6 +190,7 @@ def test_tangents_dropped_are_caught_by_forward_mode_ad_only():
     assert "print(side, 'tangents', tangents)" in text and "make_dual(a, torch.ones_like(a))" in text
 
 
+@needs_export
 def test_a_release_without_strict_or_decompositions_is_refused_with_the_reason():
     """export.strict and export.nonstrict need export's strict=, export.decomposed run_decompositions(): a release
     without them is refused with the reason (the command prints it and exits 2)."""
