@@ -59,7 +59,11 @@ def test_each_compiled_function_is_compiled_as_itself():
     another's recompiles. The harness makes each program's source known: its own code object holds its graphs."""
     import inspect
 
-    from torch._dynamo.eval_frame import _debug_get_cache_entry_list as cache_entries
+    from torch._dynamo import eval_frame
+    cache_entries = getattr(eval_frame, "_debug_get_cache_entry_list", None)
+    if cache_entries is None:
+        pytest.skip(f"torch {torch.__version__} has no torch._dynamo.eval_frame._debug_get_cache_entry_list: no way "
+                    "to read a code object's dynamo cache")
     # a program with an op: a frame that only returns its input may leave no graph to cache
     cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.view_of_intermediate"],
                                       check_names=["shares_storage"], devices=["cpu"], executions=[COMPILED]))
