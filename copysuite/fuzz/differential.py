@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib
 import warnings
 
 import torch
@@ -61,22 +62,33 @@ class Run:
 def configure(caches: str) -> None:
     """Raise dynamo's recompile limits out of reach (thousands of functions) and set the compile caches."""
     import torch._dynamo.config as dynamo_config
-    import torch._functorch.config as functorch_config
-    import torch._inductor.config as inductor_config
     for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit", "accumulated_cache_size_limit"):
         if hasattr(dynamo_config, name):
             setattr(dynamo_config, name, RECOMPILE_LIMIT)
+    for config, name, value in cache_settings(caches, remote=True):
+        setattr(importlib.import_module(config), name, value)
+
+
+def cache_settings(caches: str, remote: bool = False) -> list[tuple]:
+    """[(config module, name, value)] of the compile caches as asked (inductor's FX graph cache, AOTAutograd's
+    cache; the remote one always off), those this torch has: a release before them has none to set (setting an
+    unknown name of a config module raises)."""
     on = caches == "on"
-    inductor_config.fx_graph_cache = on
-    inductor_config.fx_graph_remote_cache = False
-    functorch_config.enable_autograd_cache = on
+    wanted = [("torch._inductor.config", "fx_graph_cache", on),
+              ("torch._functorch.config", "enable_autograd_cache", on)]
+    wanted += [("torch._inductor.config", "fx_graph_remote_cache", False)] if remote else []
+    found = []
+    for config, name, value in wanted:
+        with contextlib.suppress(ImportError):
+            if hasattr(importlib.import_module(config), name):
+                found.append((config, name, value))
+    return found
 
 
 def cache_lines(caches: str) -> list[str]:
     """The lines a reproduction starts with so that it runs with the caches as the fuzzer did."""
-    on = caches == "on"
-    return ["import torch._functorch.config", "import torch._inductor.config",
-            f"torch._inductor.config.fx_graph_cache = {on}", f"torch._functorch.config.enable_autograd_cache = {on}"]
+    settings = cache_settings(caches)
+    return [*(f"import {m}" for m in sorted({c for c, _, _ in settings})), *(f"{c}.{n} = {v}" for c, n, v in settings)]
 
 
 def call_lines(program: Program, execution: str) -> tuple[list[str], list[str]]:

@@ -15,7 +15,10 @@ import re
 from dataclasses import dataclass
 
 import torch
-import torch._functorch.config
+try:  # torch 1.13 has no torch._functorch (functorch was a package of its own): no AOT execution, no donated buffer
+    import torch._functorch.config as functorch_config
+except ImportError:
+    functorch_config = None
 
 from copysuite.fuzz.record import RECORDS
 from copysuite.fuzz.signature import kind
@@ -143,7 +146,7 @@ RULE_TESTS = {
     "non_standard_bool_bytes": lambda field, eager, other, run: _bool_bytes(field, eager, other, run),
     "donated_buffers_refuse_retain_graph": lambda field, eager, other, run: (
         field.startswith("grad|") and other == "raises RuntimeError" and not str(eager).startswith("raises")
-        and run.execution in AOT_EXECUTIONS and getattr(torch._functorch.config, "donated_buffer", False)
+        and run.execution in AOT_EXECUTIONS and getattr(functorch_config, "donated_buffer", False)
         and run.other.signature.get("backward||raises", "absent") is None),
     # export
     "requires_grad_not_traced": lambda field, eager, other, run: (
@@ -157,9 +160,8 @@ RULE_TESTS = {
 
 
 def _both_raise(field: str, eager, other, run) -> bool:
-    if not (kind(field).endswith(".raises") and eager and other and "absent" not in (eager, other)):
-        return False
-    return field != "call||raises" or eager in run.other.error_classes
+    return (kind(field).endswith(".raises") and bool(eager and other) and "absent" not in (eager, other)
+            and (field != "call||raises" or eager in run.other.error_classes))
 
 
 def _bool_bytes(field: str, eager, other, run) -> bool:
@@ -259,9 +261,7 @@ class Verdict:
     @property
     def key(self) -> tuple:
         """What differs, for dedup: the kinds no record explains, or the records and the kinds they explain."""
-        if self.status == "new":
-            return ("new", *self.unexplained)
-        return ("known", *self.records)
+        return ("new", *self.unexplained) if self.status == "new" else ("known", *self.records)
 
 
 def pruned(differences: dict) -> dict:

@@ -27,6 +27,7 @@ import torch
 from copysuite.fuzz import signature, surface_ops, vocabulary
 from copysuite.fuzz.surface_ops import Unrenderable
 from copysuite.fuzz.vocabulary import Op
+from copysuite.run.storage import untyped_storage
 
 GROUPS = ("alias", "inplace", "out", "functional", "copy", "scatter_index", "foreach", "refused")
 WEIGHTS = {"alias": 2, "inplace": 2, "out": 2, "functional": 2, "copy": 1, "scatter_index": 1, "foreach": 1,
@@ -140,7 +141,7 @@ def escapes(result) -> bool:
     if not isinstance(first, torch.Tensor) or first.layout != torch.strided or first.numel() == 0:
         return False
     last = first.storage_offset() + sum((n - 1) * s for n, s in zip(first.shape, first.stride()))
-    return (last + 1) * first.element_size() > first.untyped_storage().nbytes()
+    return (last + 1) * first.element_size() > untyped_storage(first).nbytes()
 
 
 def probe(form: Form, call) -> str | None:

@@ -121,7 +121,7 @@ for side in SIDES:
         lines = ["raised " + type(exc).__name__]
         print(side, "raised", repr(exc))
     else:
-        flat = torch.utils._pytree.tree_leaves(result)
+        flat = torch.utils._pytree.tree_flatten(result)[0]   # torch 2.0 has no tree_leaves
         outputs = [(f"out{{i}}", t) for i, t in enumerate(flat)]
         outputs = [("out", result)] if isinstance(result, torch.Tensor) else outputs
         lines = observe(outputs, named, before)

@@ -28,11 +28,30 @@ class Fault:
     # Run by the fault campaign only when asked (COPYSUITE_FAULT_SET=all, tests/faults/campaign.py): every one shown
     # caught that way.
     opt_in: bool = False
+    # The releases where what the fault does is a regression (a specifier set; empty: every release): outside them
+    # torch already behaves so and the spec entries expect it, so that nothing can catch the fault there.
+    torch: str = ""
 
     def skip_reason(self) -> str | None:
-        """Why this fault's session cannot run here (an execution this torch or Python cannot run), or None."""
+        """Why this fault cannot be applied or caught here (an attribute it patches that this torch lacks, a release
+        that already behaves as the fault does, an execution this torch or Python cannot run), or None."""
+        import torch
+        from packaging.specifiers import SpecifierSet
+        from packaging.version import Version
+
         from copysuite.run.executions import EXECUTORS
+        if self.unpatchable():
+            return self.unpatchable()
+        if self.torch and Version(Version(torch.__version__).base_version) not in SpecifierSet(self.torch):
+            return f"torch {torch.__version__} already behaves so: the fault is a regression on torch{self.torch} only"
         return next(filter(None, (EXECUTORS[x].skip_reason() for x in self.executions)), None)
+
+    def unpatchable(self) -> str | None:
+        """Why this fault cannot be applied here (an attribute it patches that this torch lacks), or None."""
+        import torch
+        absent = [f"{getattr(owner, '__name__', owner)}.{attr}" for owner, attr in self.targets()
+                  if not hasattr(owner, attr)]
+        return f"torch {torch.__version__} has no {', '.join(absent)} to patch" if absent else None
 
     def targets(self):
         """[(owner, attribute name)] this fault replaces."""

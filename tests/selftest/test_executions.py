@@ -59,7 +59,11 @@ def test_each_compiled_function_is_compiled_as_itself():
     another's recompiles. The harness makes each program's source known: its own code object holds its graphs."""
     import inspect
 
-    from torch._dynamo.eval_frame import _debug_get_cache_entry_list as cache_entries
+    from torch._dynamo import eval_frame
+    cache_entries = getattr(eval_frame, "_debug_get_cache_entry_list", None)
+    if cache_entries is None:
+        pytest.skip(f"torch {torch.__version__} has no torch._dynamo.eval_frame._debug_get_cache_entry_list: no way "
+                    "to read a code object's dynamo cache")
     # a program with an op: a frame that only returns its input may leave no graph to cache
     cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.view_of_intermediate"],
                                       check_names=["shares_storage"], devices=["cpu"], executions=[COMPILED]))
@@ -98,7 +102,7 @@ def test_an_eager_failure_is_reported_on_a_release_without_torch_compile(monkeyp
     of the key, is new in 2.0, and on 1.13.1 an eager cell's failure must still be reported as itself, not as an
     AttributeError. Here torch.compile is taken away from the installed torch, as 1.13.1 lacks it."""
     from copysuite.judge.judge import failure
-    monkeypatch.delattr(torch, "compile")
+    monkeypatch.delattr(torch, "compile", raising=False)   # 1.13.1 has none
     cell = next(c for c in plan_cells(ENTRIES, REGISTRY, entry_ids=["compiled.returns_input"],
                                       check_names=["same_object"], devices=["cpu"], executions=["eager"]))
     found = failure(cell, case("eager"), "mismatch", True, False, None)

@@ -58,6 +58,8 @@ def test_the_sample_keeps_one_fault_of_every_topic_and_the_sets_nest():
 @pytest.mark.parametrize("name", [f.name for f in CATALOG])
 def test_fault_is_reversible(name):
     fault = by_name(name)
+    if fault.unpatchable():
+        pytest.skip(f"{name}: {fault.unpatchable()}")
     before = [vars(owner).get(attr, "<missing>") for owner, attr in fault.targets()]
     with fault.applied():
         during = [vars(owner).get(attr, "<missing>") for owner, attr in fault.targets()]
