@@ -109,10 +109,8 @@ def test_a_write_reading_its_own_memory_is_known_only_where_its_operands_share_i
 
 # each reduced program of the campaign's reports, its execution, and what the triage says of it
 STRIDED = {"placement": "strided", "kind": "nonleaf"}
-# a clone of a complex input beside another output: found when backward left complex outputs out, so that the
-# complex input got zeros compiled and None eagerly (unused_output_zero_grad); backward starts from complex outputs
-# too now (signature.loss), so both sides give it a gradient. The record shows through autograd.grad instead
-# (test_fuzz_triage_inductor.py, square_beside_clone).
+# found as unused_output_zero_grad while backward left complex outputs out; now (signature.loss) both sides give the
+# complex input a gradient; the record shows through autograd.grad (test_fuzz_triage_inductor, square_beside_clone)
 COMPLEX_BESIDE = Program(
     (Input("a", shape=(1, 4, 1), strided=(6, (4, 1, 1), 2), **STRIDED),
      Input("c", dtype="complex64", shape=(1, 2, 1), strided=(4, (2, 1, 1), 2), **STRIDED)),
