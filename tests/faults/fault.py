@@ -37,12 +37,13 @@ class Fault:
         that already behaves as the fault does, an execution this torch or Python cannot run), or None."""
         import torch
         from packaging.specifiers import SpecifierSet
-        from packaging.version import Version
 
         from copysuite.run.executions import EXECUTORS
-        if self.unpatchable():
-            return self.unpatchable()
-        if self.torch and Version(Version(torch.__version__).base_version) not in SpecifierSet(self.torch):
+        from copysuite.spec.expectations import release_of
+        absent = self.unpatchable()
+        if absent:
+            return absent
+        if self.torch and release_of(torch.__version__) not in SpecifierSet(self.torch):
             return f"torch {torch.__version__} already behaves so: the fault is a regression on torch{self.torch} only"
         return next(filter(None, (EXECUTORS[x].skip_reason() for x in self.executions)), None)
 

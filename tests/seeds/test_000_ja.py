@@ -12,6 +12,7 @@ import torch
 from packaging.version import Version
 
 from copysuite.run.storage import shares_storage
+from copysuite.spec.expectations import release_of
 from tests.seeds.helpers import CUDA_ONLY, DEVICES, assert_grad_fn, assert_no_grad, attempt, close, t
 
 BASIC = "x, w, b = torch.tensor([2.]), torch.tensor([1.], requires_grad=True), torch.tensor([3.], requires_grad=True)"
@@ -286,7 +287,7 @@ def test_new_tensor_takes_the_receivers_dtype_and_device(device):
     program = (f"torch.zeros((), dtype=torch.float64, device={device!r})"
                ".new_tensor(torch.tensor([1, 2], dtype=torch.int32))")
     expected = device   # https://github.com/pytorch/pytorch/pull/144958
-    if Version(Version(torch.__version__).base_version) < Version("2.7"):
+    if release_of(torch.__version__) < Version("2.7"):
         expected = x.device.type
     assert (y.dtype, y.device.type) == (torch.float64, expected), (
         f"`{program}`: expected dtype torch.float64 on {expected}; observed {y.dtype} on {y.device}")

@@ -15,6 +15,7 @@ from packaging.version import Version
 
 from copysuite.fuzz import command, differential, generate, judging, reproduction, signature, variants
 from copysuite.fuzz.generate import Input, Program, Statement
+from copysuite.spec.expectations import release_of
 
 SEARCH_PROGRAMS = 1500   # at about 50 programs a second
 opt_in = pytest.mark.skipif(os.environ.get("COPYSUITE_FUZZ") != "1",
@@ -25,7 +26,7 @@ needs_aot = pytest.mark.skipif(variants.executor("compile.aot_eager").skip_reaso
                                reason=str(variants.executor("compile.aot_eager").skip_reason()))
 # the fault below is built with saved tensor hooks, which every torch.func transform refused before 2.5 (PR 131191
 # limited the refusal to grad and vjp)
-hooks_allowed = pytest.mark.skipif(Version(Version(torch.__version__).base_version) < Version("2.5"),
+hooks_allowed = pytest.mark.skipif(release_of(torch.__version__) < Version("2.5"),
                                    reason=f"torch {torch.__version__}: torch.func.functionalize refuses saved tensor "
                                           "hooks before 2.5 (https://github.com/pytorch/pytorch/pull/131191)")
 needs_export = pytest.mark.skipif(variants.executor("export").skip_reason() is not None,
