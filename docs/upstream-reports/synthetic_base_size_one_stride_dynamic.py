@@ -4,8 +4,9 @@ AOTAutograd's synthetic base fails to compile: "RuntimeError: s97**2 (...) is no
 <PythonKeyTracer ...>" (BackendCompilerFailed), under aot_eager and inductor, for a plain tensor and a view of a leaf
 that requires grad alike, under no_grad, inference_mode or (plain) grad mode. Static shapes, and the same views with
 the size-1 dim's stride 1, compile and write through as eager does. Seen on torch 2.8.0 and 2.13.0 (the
-suite's compiled.overlapping_views cells under both dynamic executions, 2.8.0's regenerated matrix; issue 39). No
-upstream report found; closest issue 159709 (closed: the same message from DTensor under dynamic shapes)."""
+suite's compiled.overlapping_views cells under both dynamic executions, 2.8.0's regenerated matrix; issue 39); FIXED
+on 2.14.1 (no fixing PR found). No upstream report found; closest issue 159709 (closed: the same message from
+DTensor under dynamic shapes)."""
 import sys
 
 import torch
