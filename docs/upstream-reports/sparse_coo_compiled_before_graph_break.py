@@ -18,6 +18,7 @@ sparse inputs is the builder's sparse check in torch/_dynamo/variables/builder.p
 import sys
 
 import torch
+import torch._dynamo
 
 
 def write_detached(sp):
