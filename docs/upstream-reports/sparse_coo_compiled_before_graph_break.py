@@ -7,13 +7,18 @@ backend); on 2.4.1 dynamo wraps it and AOTAutograd fails on the fake sparse tens
 aten.set_.source_Storage_storage_offset at dispatch key DispatchKey.SparseMeta", backends aot_eager and inductor;
 backend eager holds);
 (2) `x.to_sparse().numpy()`, which eager refuses with a TypeError: on 2.2.2 the refusal arrives as dynamo's
-InternalTorchDynamoError, which `except TypeError` misses.
+InternalTorchDynamoError, which `except TypeError` misses;
+(3) a write into a sparse input's values (`sp.values().zero_()`, then `sp.to_dense()`): on 2.2.2 and 2.4.1 (and in
+the 2.0.1 matrix regeneration) AOTAutograd's functionalization refuses the view ("Attempted to call values() during
+the functionalization pass. For now, sparse tensors aren't supported during functionalization", an internal assert;
+backend eager holds).
 Seen on torch 2.2.2 and 2.4.1 (CPU); 2.6.0 ... 2.14.1 behave as eager. No upstream report of these found (issue
 130687: sparse inputs and fullgraph; issue 169119: the refusal of later releases); the change that made 2.6 refuse
 sparse inputs is the builder's sparse check in torch/_dynamo/variables/builder.py, its PR not identified."""
 import sys
 
 import torch
+import torch._dynamo
 
 
 def write_detached(sp):
@@ -26,6 +31,11 @@ def sparse_numpy(x):
     return x.detach().to_sparse().numpy()
 
 
+def write_values(sp):
+    sp.values().zero_()
+    return sp.to_dense()
+
+
 def outcome(fn, make):
     try:
         result = fn(make())
@@ -36,7 +46,8 @@ def outcome(fn, make):
 
 differs = []
 for name, program, make in [("detached sparse input written", write_detached, lambda: torch.eye(3).to_sparse()),
-                            ("to_sparse().numpy()", sparse_numpy, lambda: torch.eye(3))]:
+                            ("to_sparse().numpy()", sparse_numpy, lambda: torch.eye(3)),
+                            ("sparse input's values written", write_values, lambda: torch.eye(3).to_sparse())]:
     seen = {"eager": outcome(program, make)}
     for backend in ("eager", "aot_eager"):
         torch._dynamo.reset()
