@@ -14,7 +14,7 @@ from copysuite.run.reproduction import reproduction
 def failure(cell, case, kind, expected, observed, detail, left=()) -> ConformanceFailure:
     """`left`: the process-global state the program left switched (RunResult.left), said in the detail."""
     if left:
-        detail = "; ".join(filter(None, (detail, "the program left " + ", ".join(left) + " (set back after it)")))
+        detail = "; ".join(filter(None, (detail, "the program left switched (set back after it): " + ", ".join(left))))
     ctx = case.mode_context()
     text = " / ".join(cell.entry.program.lines()) + (f"   (under {ctx})" if ctx else "") + (
         f"   ({case.execution})" if case.execution != "eager" else "")

@@ -52,7 +52,7 @@ def _saved_tensors_hooks():
 def snapshot() -> dict:
     """The state `kept()` watches, name -> value."""
     state = {
-        "forward AD level": (dual_levels(), forward_ad._current_level),
+        "forward AD level": (dual_levels(), forward_ad._current_level),   # (C++'s count, Python's level)
         "grad mode": torch.is_grad_enabled(),
         "default dtype": torch.get_default_dtype(),
         "saved-tensor hooks": _saved_tensors_hooks(),
@@ -85,7 +85,7 @@ def _restore(name: str, before, after) -> None:
 @contextlib.contextmanager
 def kept():
     """Run the block; once it ends, however it ends, the state it changed is set back (where torch allows). Yields a
-    list that then holds, for each change found, "NAME left BEFORE -> AFTER" (empty when the block changed nothing)."""
+    list that then holds, for each change found, "NAME BEFORE -> AFTER" (empty when the block changed nothing)."""
     before = snapshot()
     changes: list[str] = []
     try:
@@ -94,5 +94,5 @@ def kept():
         after = snapshot()
         for name, value in before.items():
             if after[name] != value:
-                changes.append(f"{name} left {value!r} -> {after[name]!r}")
+                changes.append(f"{name} {value!r} -> {after[name]!r}")
                 _restore(name, value, after[name])

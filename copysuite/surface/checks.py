@@ -89,7 +89,7 @@ class Judge:
                 for ns in reversed(self.spaces):
                     self.call.close(ns)
         if failed is not None and left:
-            note = "the call left " + ", ".join(left) + " (set back after it)"
+            note = "the call left switched (set back after it): " + ", ".join(left)
             failed = dataclasses.replace(failed, detail="; ".join(filter(None, (failed.detail, note))))
         if failed is not None:
             raise failed
