@@ -24,6 +24,7 @@ import torch
 
 from copysuite.fuzz import signature, state, variants
 from copysuite.fuzz.generate import Input, Program
+from copysuite.run import process_state
 
 RECOMPILE_LIMIT = 1_000_000
 LOGGERS = ("torch._dynamo", "torch._guards", "torch._subclasses.fake_tensor", "torch._inductor", "torch._functorch",
@@ -141,7 +142,8 @@ class _Caller:
         leaves = [(n, ns[n]) for n in self.program.leaves]
         prior = signature.before(given)
         try:
-            exec(self.call_code, ns)  # noqa: S102 - the printed text
+            with process_state.kept():   # a failed compile may leave process-global state switched
+                exec(self.call_code, ns)  # noqa: S102 - the printed text
         except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
             return given, [], leaves, prior, exc
         if then:
@@ -156,7 +158,8 @@ class _Caller:
         ns = dict(self.defined)
         _exec(self.program.input_lines(), ns)
         try:
-            exec(self.forward_code, ns)  # noqa: S102 - the printed text
+            with process_state.kept():   # a failed compile inside the dual level leaves it entered (2.4 ... 2.9)
+                exec(self.forward_code, ns)  # noqa: S102 - the printed text
         except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
             return self.program.returns, [], exc
         return self.program.returns, ns["tangents"], None

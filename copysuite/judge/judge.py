@@ -11,7 +11,10 @@ from copysuite.run.executions import EXECUTORS
 from copysuite.run.reproduction import reproduction
 
 
-def failure(cell, case, kind, expected, observed, detail) -> ConformanceFailure:
+def failure(cell, case, kind, expected, observed, detail, left=()) -> ConformanceFailure:
+    """`left`: the process-global state the program left switched (RunResult.left), said in the detail."""
+    if left:
+        detail = "; ".join(filter(None, (detail, "the program left switched (set back after it): " + ", ".join(left))))
     ctx = case.mode_context()
     text = " / ".join(cell.entry.program.lines()) + (f"   (under {ctx})" if ctx else "") + (
         f"   ({case.execution})" if case.execution != "eager" else "")
@@ -30,15 +33,15 @@ def judge(cell, case, ex: RunResult | None = None) -> None:
     ex = ex or execute(cell.entry.program, case, cell.subject, cell.entry)
     expected = cell.expected(case)
     if ex.error is not None and not check.judges_failing_calls:
-        raise failure(cell, case, "call_raised", "no error", ex.error, "the call raised")
+        raise failure(cell, case, "call_raised", "no error", ex.error, "the call raised", ex.left)
     try:
         observed = check.observe(ex)
     except Exception as exc:
         tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        raise failure(cell, case, "observation_failed", expected, "<observation failed>", tb) from exc
+        raise failure(cell, case, "observation_failed", expected, "<observation failed>", tb, ex.left) from exc
     want = check.expected_value(expected, ex)
     if not check.agrees(want, observed.value):
-        raise failure(cell, case, "mismatch", want, observed.value, observed.detail)
+        raise failure(cell, case, "mismatch", want, observed.value, observed.detail, ex.left)
 
 
 def judge_all(cells, case) -> dict:

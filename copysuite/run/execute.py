@@ -4,7 +4,6 @@ what happened as a RunResult.
 """
 from __future__ import annotations
 
-import contextlib
 import platform
 import sys
 import warnings
@@ -13,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from copysuite.run import probes, storage
+from copysuite.run import probes, process_state, storage
 from copysuite.spec import programs
 from copysuite.run.executions import EXECUTORS
 from copysuite.strategies.cases import MODE_MANAGER
@@ -30,6 +29,8 @@ class RunResult:
     before: dict                # the judged input's snapshot before the call (copysuite.run.probes.snapshot)
     before_values: object       # a CPU copy of its values before the call (None on meta, sparse or nested)
     raised: BaseException | None = None   # the exception itself (copysuite.judge.checks.call reads its class and cause)
+    left: tuple = ()            # the process-global state the program left switched, set back after it
+                                # (copysuite.run.process_state)
 
     def __repr__(self) -> str:  # short: pytest prints the arguments of the frames of a failure (no tensor reprs)
         return f"<RunResult: result {type(self.result).__name__}, error {self.error and self.error[0]}>"
@@ -38,23 +39,6 @@ class RunResult:
 def versions_line() -> str:
     return (f"torch {torch.__version__}, numpy {np.__version__}, python {platform.python_version()} "
             f"({sys.platform})")
-
-
-# torch.__future__'s global switches (how nn.Module converts and loads its parameters): a program may set one, and
-# must reset it at its end, but a program that fails midway never reaches that line; each is restored after every
-# program, so that no program changes how a later one runs
-FUTURE_SWITCHES = tuple(name[4:] for name in dir(torch.__future__) if name.startswith("get_"))
-
-
-@contextlib.contextmanager
-def future_switches_restored():
-    """The block may flip torch.__future__'s switches; they are as before once it ends, however it ends."""
-    saved = {name: getattr(torch.__future__, "get_" + name)() for name in FUTURE_SWITCHES}
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            getattr(torch.__future__, "set_" + name)(value)
 
 
 def execute(program, case, subject: str = programs.SOURCE, entry=None) -> RunResult:
@@ -74,7 +58,7 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> RunRes
     manager = MODE_MANAGER[case.mode]
     result, error, raised = None, None, None
     storage.rearm_once_per_process_warnings()   # each call warns as a fresh process's first call would
-    with warnings.catch_warnings(record=True) as caught, future_switches_restored():
+    with warnings.catch_warnings(record=True) as caught, process_state.kept() as left:
         warnings.simplefilter("always")
         try:
             if manager is None:
@@ -89,4 +73,4 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> RunRes
     seen = [(w.category.__name__, str(w.message)) for w in caught]
     if not judges_input:
         judged = ns.get(subject)
-    return RunResult(ns, judged, result, error, seen, before, before_values, raised)
+    return RunResult(ns, judged, result, error, seen, before, before_values, raised, tuple(left))

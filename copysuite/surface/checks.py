@@ -4,12 +4,14 @@ not applicable (NotApplicable), a hand-written call that raises is a failure.
 """
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import torch
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from copysuite.judge.failures import ConformanceFailure
+from copysuite.run import process_state
 from copysuite.run.execute import versions_line
 from copysuite.surface import execute
 from copysuite.surface.classify import writes_a_list
@@ -75,12 +77,22 @@ class Judge:
         return ns
 
     def judge(self) -> None:
-        self.spaces = []
-        try:
-            getattr(self, self.call.cls)(self.fresh())
-        finally:
-            for ns in reversed(self.spaces):
-                self.call.close(ns)
+        """Judge the call; the process-global state it switched (a forward-AD level a failed compile left entered)
+        is set back after it, and a failure says what it was."""
+        self.spaces, failed = [], None
+        with process_state.kept() as left:
+            try:
+                getattr(self, self.call.cls)(self.fresh())
+            except ConformanceFailure as exc:
+                failed = exc
+            finally:
+                for ns in reversed(self.spaces):
+                    self.call.close(ns)
+        if failed is not None and left:
+            note = "the call left switched (set back after it): " + ", ".join(left)
+            failed = dataclasses.replace(failed, detail="; ".join(filter(None, (failed.detail, note))))
+        if failed is not None:
+            raise failed
 
     # ---- alias -----------------------------------------------------------------------------------------------------
     def alias(self, ns):

@@ -24,6 +24,7 @@ import torch.utils._pytree as pytree
 from copysuite.fuzz import signature
 from copysuite.fuzz import differential
 from copysuite.fuzz.differential import Side, error_text
+from copysuite.run import process_state
 from copysuite.run.executions import EXECUTORS
 from copysuite.usercode.inputs import Captured
 
@@ -114,7 +115,7 @@ class Caller:
         prior = signature.before(given + list(before_state.items()))
         leaves = [(n, ns[n]) for n in self.captured.leaves]
         try:   # every side's call from one RNG state: a lazy module's initialization, dropout draw the same
-            with torch.set_grad_enabled(self.grad_enabled), torch.random.fork_rng(devices=[]):
+            with process_state.kept(), torch.set_grad_enabled(self.grad_enabled), torch.random.fork_rng(devices=[]):
                 torch.manual_seed(0)
                 result = ns["run"](*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
