@@ -39,6 +39,9 @@ SHOW = {
     "returns_out": "print(result is out)",
     "version_bump": "print(x._version)",
     "no_shared_memory": f"print(result.{STORAGE}().data_ptr() == x.{STORAGE}().data_ptr())",
+    "grad_to_source": "outs = result if isinstance(result, (tuple, list)) else [result]\n"
+                      "sum(o.sum().abs() for o in outs).backward()\n"
+                      "print((x if x.is_leaf else x._base).grad)",
 }
 
 
@@ -128,7 +131,11 @@ class Judge:
             outs = tensors(self.run(self.call.call, ns))
             root = ns["x"] if ns["x"].is_leaf else ns["x"]._base
             if root is not None and root.requires_grad and outs and all(o.requires_grad for o in outs):
-                sum(o.sum().abs() for o in outs).backward()
+                try:
+                    sum(o.sum().abs() for o in outs).backward()
+                except Exception as exc:  # noqa: BLE001 - what torch raised is the clause's observation, a record can name it
+                    self.fail("grad_to_source", "x.grad set by backward through the result",
+                              f"backward raised {type(exc).__name__}: {str(exc)[:200]}")
                 if root.grad is None:
                     self.fail("grad_to_source", "x.grad set by backward through the result", None)
 

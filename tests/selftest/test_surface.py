@@ -127,6 +127,21 @@ def test_each_clause_can_fail(cls, setup, call, expect, clause):
     assert caught.value.check == clause
 
 
+def test_backward_that_raises_fails_its_clause(monkeypatch):
+    """A backward that raises (issue 93935's RecursionError) is the grad_to_source clause's observation, which a
+    record can name, not an error of the harness; the reproduction runs the backward to the same error."""
+    def refused(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+    monkeypatch.setattr(torch.autograd, "backward", refused)
+    call = Call("probe", "alias", "hand", "x = torch.randn(3, 4, requires_grad=True)", "x.chunk(2, 1)", "view")
+    with pytest.raises(ConformanceFailure) as caught:
+        Judge(call, "surface.alias:probe-contract-cpu-eager").judge()
+    failure = caught.value
+    assert failure.check == "grad_to_source" and failure.observed.startswith("backward raised RecursionError")
+    with pytest.raises(RecursionError):
+        exec(textwrap.dedent(failure.reproduction), {})  # noqa: S102 - the call's own printed Python
+
+
 @pytest.mark.parametrize("call, holds", [("x.expand(3, 4)", True),
                                          ("torch.empty(0).set_(x.detach()).expand(3, 4)", False)])
 def test_version_counter_without_increment_version(monkeypatch, call, holds):
