@@ -48,6 +48,7 @@ SHOW = {
 class Judge:
     def __init__(self, call, cell: str, execution: str = "eager", inplace_view: bool = False):
         self.call, self.cell, self.execution, self.inplace_view = call, cell, execution, inplace_view
+        self.spaces = []    # the call's namespaces open now (Judge.fresh)
 
     def fail(self, clause, expected, observed, detail=None, text=None, extra=""):
         call = self.call
@@ -59,7 +60,8 @@ class Judge:
             observed=observed, detail=detail, input=call.source, program=f"{text or call.call} ({self.execution})",
             versions=versions_line(), evidence=[evidence(call.op)] if call.cls == "alias" else [],
             spec=f"the schema of aten::{call.op} ({call.cls}; copysuite/surface/contract.py)",
-            reproduction=execute.reproduction(call, text or call.call, self.execution, extra))
+            reproduction=execute.reproduction(call, text or call.call, self.execution, extra,
+                                              execute.names(self.spaces[-1]) if self.spaces else None))
 
     def run(self, text, ns):
         torch.manual_seed(0)

@@ -47,9 +47,10 @@ def skip_reason(execution: str) -> str | None:
     return executor.skip_reason("cpu")
 
 
-def reproduction(call, text: str, execution: str, extra: str = "") -> str:
+def reproduction(call, text: str, execution: str, extra: str = "", arguments: tuple | None = None) -> str:
     """The call's Python; `extra`'s lines that define names the call uses (`out = ...`) come before it, the rest
-    after it."""
+    after it. `arguments`: the compiled program's, from the namespace the judge holds open (a second one could not
+    be built beside it: a forward-AD dual level is entered by one namespace at a time)."""
     before = [line for line in extra.splitlines() if line.startswith("out = ")]
     extra = "\n".join(line for line in extra.splitlines() if line not in before)
     lines = ["import torch", "torch.manual_seed(0)", *call.setup.splitlines(), *before]
@@ -57,8 +58,11 @@ def reproduction(call, text: str, execution: str, extra: str = "") -> str:
         lines.append(f"result = {text}")
     else:
         executor = EXECUTORS[execution]
-        ns = call.namespace()
-        arguments = ", ".join(names(ns))
+        if arguments is None:
+            ns = call.namespace()
+            arguments = names(ns)
+            call.close(ns)
+        arguments = ", ".join(arguments)
         dynamic = ", dynamic=True" if executor.dynamic else ""
         lines += [f"program = torch.compile(lambda {arguments}: {text}, backend={executor.backend!r}{dynamic})",
                   f"result = program({arguments})"]

@@ -142,6 +142,22 @@ def test_backward_that_raises_fails_its_clause(monkeypatch):
         exec(textwrap.dedent(failure.reproduction), {})  # noqa: S102 - the call's own printed Python
 
 
+@pytest.mark.skipif(EXECUTORS["compile.aot_eager"].skip_reason() is not None,
+                    reason=str(EXECUTORS["compile.aot_eager"].skip_reason()))
+def test_compiled_call_that_raises_inside_a_dual_level(monkeypatch):
+    """The reproduction of a compiled call that raised names the program's arguments from the namespace the judge
+    holds open: building a second one would enter a nested forward-AD level and raise instead of the failure."""
+    cell, = plan("sample", ("compile.aot_eager",), ("surface.alias:_make_dual",))
+
+    def refused(*args, **kwargs):
+        raise RuntimeError("injected: the compiled call raised")
+    monkeypatch.setattr(execute, "run", refused)
+    with pytest.raises(ConformanceFailure) as caught:
+        cell.judge()
+    assert caught.value.check == "call" and "injected" in caught.value.observed
+    assert "result = program(fwAD, level, x)" in caught.value.reproduction
+
+
 @pytest.mark.parametrize("call, holds", [("x.expand(3, 4)", True),
                                          ("torch.empty(0).set_(x.detach()).expand(3, 4)", False)])
 def test_version_counter_without_increment_version(monkeypatch, call, holds):
