@@ -189,7 +189,7 @@ def markdown(runs, machine, generated, surface=()) -> str:
     lines += [
         "## Runs", "",
         "| torch | python | numpy | commit | conformance held / failed / skipped | re-judged diverged / stale held | "
-        "whole suite passed / failed / skipped / xfailed |",
+        "whole suite as run (self-tests too; not re-judged) passed / failed / skipped / xfailed |",
         "|---|---|---|---|---|---|---|",
     ]
     for doc in runs:
