@@ -144,6 +144,35 @@ def escapes(result) -> bool:
     return (last + 1) * first.element_size() > untyped_storage(first).nbytes()
 
 
+def filled(text: str, slots: int, dtype: str, shape: tuple):
+    """What `outcome` gives with torch filling the memory an op allocates and does not write (NaN, or an integer
+    type's maximum: torch.utils.deterministic.fill_uninitialized_memory, 2.1 and newer); None where that cannot be
+    asked or the op refuses deterministic mode."""
+    deterministic = getattr(torch.utils, "deterministic", None)
+    if deterministic is None:
+        return None
+    was = torch.are_deterministic_algorithms_enabled(), deterministic.fill_uninitialized_memory
+    torch.use_deterministic_algorithms(True)
+    deterministic.fill_uninitialized_memory = True
+    try:
+        return outcome(text, slots, dtype, shape, 0)
+    finally:
+        torch.use_deterministic_algorithms(was[0])
+        deterministic.fill_uninitialized_memory = was[1]
+
+
+def unwritten(plain, fill) -> bool:
+    """The result (its first tensor) holds memory the op never wrote: where the filled call shows the fill, the plain
+    call shows something else. Not left to chance, as two plain calls are: memory fresh from the system reads zeros
+    on both (a resize_ that grows then passed the two-call check)."""
+    a, b = (plain, fill) if isinstance(plain, torch.Tensor) else (plain[0], fill[0])
+    if a.shape != b.shape or a.dtype != b.dtype or a.dtype == torch.bool or a.layout != torch.strided:
+        return False
+    if a.is_floating_point() or a.is_complex():
+        return bool((b.isnan() & ~a.isnan()).any())
+    return bool(((b == torch.iinfo(b.dtype).max) & (a != b)).any())
+
+
 def probe(form: Form, call) -> str | None:
     """Fill in the form's applied probes, result and template; returns why it is left out, or None."""
     for dtype, shape in PROBES:
@@ -158,6 +187,9 @@ def probe(form: Form, call) -> str | None:
         again = outcome(form.text, form.slots, dtype, shape, 1)   # on each probe: memory left over may agree once
         if kind != "none" and (again is None or not same(got[0], again[0])):
             return "its values differ between two calls (random, or uninitialized memory)"
+        fill = filled(form.text, form.slots, dtype, shape) if kind != "none" else None
+        if fill is not None and kind_of(fill[0]) == kind and unwritten(got[0], fill[0]):
+            return "its result holds memory it never wrote (uninitialized: torch's fill of such memory shows there)"
         form.result = form.result or kind
         form.applied += 1
     if not form.result:   # argument values eager refuses: what the call returns on the surface's own input
