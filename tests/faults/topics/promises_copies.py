@@ -140,7 +140,7 @@ if hasattr(torch.__future__, "get_swap_module_params_on_conversion"):
     @fault("future_swap_ignored", "nn.Module ignores set_swap_module_params_on_conversion(True): conversions set .data "
            "and load_state_dict copies, as without it", entries=["Module.to:float64:swap"],
            expected=[("Module.to:float64:swap", "shares_version_counter[orig]")],
-           harness_contact=("copysuite/run/execute.py:<dictcomp>",),
+           harness_contact=("copysuite/run/process_state.py:<dictcomp>",),
            contact_note="the runner reads torch.__future__'s switches before each program to restore them after it: it "
                         "reads the fault's False, which it sets back")
     def _():

@@ -18,7 +18,7 @@ _resolve_neg = original.T.resolve_neg
 _future = torch.__future__
 _new_empty = original.T.new_empty
 _saved = {}   # load_returns_saved_objects: id(file object) -> what torch.save wrote there
-_RUNNER = ("copysuite/run/execute.py:<dictcomp>",)
+_RUNNER = ("copysuite/run/process_state.py:<dictcomp>",)
 _RUNNER_NOTE = ("the runner reads torch.__future__'s switches before each program to restore them after it: it reads "
                 "the fault's value and sets it back, which only the patched getter would read")
 

@@ -139,7 +139,7 @@ def _():
        "set_overwrite_module_params_on_conversion(True)) instead of converting them in place",
        entries=["Module.to:float64", "Module.double"],
        expected=[("Module.to:float64", "same_object"), ("Module.double", "same_object")],
-       harness_contact=("copysuite/run/execute.py:<dictcomp>",),
+       harness_contact=("copysuite/run/process_state.py:<dictcomp>",),
        contact_note="the runner reads torch.__future__'s switches before each program to restore them after it: it "
                     "reads the fault's True and sets it back, which only the patched getter would read")
 def _():
