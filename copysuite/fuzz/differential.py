@@ -158,7 +158,7 @@ class _Caller:
         ns = dict(self.defined)
         _exec(self.program.input_lines(), ns)
         try:
-            with process_state.kept():   # a failed compile inside the dual level leaves it entered (2.4 ... 2.9)
+            with process_state.kept():   # a failed compile inside the dual level leaves it entered
                 exec(self.forward_code, ns)  # noqa: S102 - the printed text
         except Exception as exc:  # noqa: BLE001 - an exception is part of what is compared
             return self.program.returns, [], exc

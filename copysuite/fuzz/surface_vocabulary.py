@@ -123,25 +123,29 @@ def kind_of(result) -> str | None:
     return "none" if result is None else None
 
 
+def first(result):
+    """The result itself, or the first of a sequence of results: what a probe judges."""
+    return result[0] if isinstance(result, (tuple, list)) and result else result
+
+
 def layout(result) -> str:
-    first = result[0] if isinstance(result, (tuple, list)) and result else result
-    return f" ({first.layout})" if isinstance(first, torch.Tensor) else ""
+    return f" ({first(result).layout})" if isinstance(first(result), torch.Tensor) else ""
 
 
 def same(a, b) -> bool:
     """Whether two results show the same to the fuzzer (copysuite.fuzz.signature.values: what a program compares)."""
-    a, b = (a, b) if isinstance(a, torch.Tensor) else (a[0], b[0])
+    a, b = first(a), first(b)
     return (a.shape, a.dtype, signature.values(a)) == (b.shape, b.dtype, signature.values(b))
 
 
 def escapes(result) -> bool:
     """The result (its first tensor) views bytes past the end of its storage: a private op that checks no bounds
     (`aten._reshape_alias` with sizes of another input), through which a write corrupts the process's heap."""
-    first = result[0] if isinstance(result, (tuple, list)) and result else result
-    if not isinstance(first, torch.Tensor) or first.layout != torch.strided or first.numel() == 0:
+    t = first(result)
+    if not isinstance(t, torch.Tensor) or t.layout != torch.strided or t.numel() == 0:
         return False
-    last = first.storage_offset() + sum((n - 1) * s for n, s in zip(first.shape, first.stride()))
-    return (last + 1) * first.element_size() > untyped_storage(first).nbytes()
+    last = t.storage_offset() + sum((n - 1) * s for n, s in zip(t.shape, t.stride()))
+    return (last + 1) * t.element_size() > untyped_storage(t).nbytes()
 
 
 def filled(text: str, slots: int, dtype: str, shape: tuple):
@@ -165,7 +169,7 @@ def unwritten(plain, fill) -> bool:
     """The result (its first tensor) holds memory the op never wrote: where the filled call shows the fill, the plain
     call shows something else. Not left to chance, as two plain calls are: memory fresh from the system reads zeros
     on both (a resize_ that grows then passed the two-call check)."""
-    a, b = (plain, fill) if isinstance(plain, torch.Tensor) else (plain[0], fill[0])
+    a, b = first(plain), first(fill)
     if a.shape != b.shape or a.dtype != b.dtype or a.dtype == torch.bool or a.layout != torch.strided:
         return False
     if a.is_floating_point() or a.is_complex():

@@ -7,9 +7,10 @@ Restored: forward-mode AD's dual level, grad mode, the default dtype, torch.__fu
 hooks' stack. Only told (no public way to undo them from outside the block): inference mode, the torch function
 and dispatch modes' stacks (the default device is one of the former), the torch.func transforms' stack.
 
-How a failed compile leaves a dual level entered (2.4 ... 2.9, docs/notes.md 2026-11-30): dynamo traces `with
-dual_level()` into calls of torch._C._enter_dual_level and _exit_dual_level in its graph; the backend's trace of
-that graph runs them for real, and when an op between them raises (forward_ad_dynamic_shapes) the exit never runs.
+How a failed compile leaves a dual level entered (docs/upstream-reports/failed_compile_leaves_dual_level.py):
+dynamo traces `with dual_level()` into calls of torch._C._enter_dual_level and _exit_dual_level in its graph; the
+backend's trace of that graph runs them for real, and when an op between them raises (forward_ad_dynamic_shapes)
+the exit never runs.
 forward_ad's own `_current_level` is not updated by those calls: the level is found by trying to enter one. dynamo
 itself restores grad mode, inference mode and the default dtype after a failed compile
 (torch/_dynamo/convert_frame.py, preserve_global_state), not the dual level.

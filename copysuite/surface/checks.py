@@ -61,7 +61,7 @@ class Judge:
             versions=versions_line(), evidence=[evidence(call.op)] if call.cls == "alias" else [],
             spec=f"the schema of aten::{call.op} ({call.cls}; copysuite/surface/contract.py)",
             reproduction=execute.reproduction(call, text or call.call, self.execution, extra,
-                                              execute.names(self.spaces[-1]) if self.spaces else None))
+                                              execute.names(self.spaces[-1])))
 
     def run(self, text, ns):
         torch.manual_seed(0)

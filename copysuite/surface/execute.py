@@ -47,7 +47,7 @@ def skip_reason(execution: str) -> str | None:
     return executor.skip_reason("cpu")
 
 
-def reproduction(call, text: str, execution: str, extra: str = "", arguments: tuple | None = None) -> str:
+def reproduction(call, text: str, execution: str, extra: str, arguments: tuple) -> str:
     """The call's Python; `extra`'s lines that define names the call uses (`out = ...`) come before it, the rest
     after it. `arguments`: the compiled program's, from the namespace the judge holds open (a second one could not
     be built beside it: a forward-AD dual level is entered by one namespace at a time)."""
@@ -58,10 +58,6 @@ def reproduction(call, text: str, execution: str, extra: str = "", arguments: tu
         lines.append(f"result = {text}")
     else:
         executor = EXECUTORS[execution]
-        if arguments is None:
-            ns = call.namespace()
-            arguments = names(ns)
-            call.close(ns)
         arguments = ", ".join(arguments)
         dynamic = ", dynamic=True" if executor.dynamic else ""
         lines += [f"program = torch.compile(lambda {arguments}: {text}, backend={executor.backend!r}{dynamic})",
