@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 
 from tests.faults import original
+from tests.faults.fault import absent
 from tests.faults.fault import opt_in_fault as fault  # every fault of this module is opt-in (Fault.opt_in)
 
 # the originals this module patches or calls, captured before any fault is applied (tests/faults/fault.py's rule)
@@ -145,3 +146,5 @@ if hasattr(torch.__future__, "get_swap_module_params_on_conversion"):
                         "reads the fault's False, which it sets back")
     def _():
         return [(_future, "get_swap_module_params_on_conversion", lambda: False)]
+else:
+    absent("future_swap_ignored", "this torch has no torch.__future__.get_swap_module_params_on_conversion to patch")

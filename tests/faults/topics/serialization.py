@@ -8,7 +8,7 @@ import torch
 
 from copysuite.run.storage import untyped_storage
 from tests.faults import original
-from tests.faults.fault import fault
+from tests.faults.fault import absent, fault
 
 
 @fault("load_splits_shared_storage", "torch.load gives every tensor of a loaded structure a storage of its own: a "
@@ -92,3 +92,5 @@ if original.set_default_mmap_options is not None:   # 2.4+: the switch this faul
             finally:
                 original.set_default_mmap_options(before)
         return [(torch, "load", load)]
+else:
+    absent("mmap_load_shared", "this torch has no torch.serialization.set_default_mmap_options to turn")

@@ -9,7 +9,7 @@ import warnings
 import torch
 
 from tests.faults import original
-from tests.faults.fault import fault
+from tests.faults.fault import absent, fault
 
 
 @fault("sparse_values_copies", "values() of a sparse COO tensor returns a copy of its values instead of the tensor "
@@ -42,6 +42,8 @@ if original.NestedTensor is not None:
         def values(self):
             return original.clone(original.nested_values(self))
         return [(original.NestedTensor, "values", values)]
+else:
+    absent("nested_values_copies", "this torch has no jagged NestedTensor class to patch")
 
 
 @fault("sparse_accessors_accept_dense", "coalesce(), values() and indices() of a dense tensor return it (values(), "

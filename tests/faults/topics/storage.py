@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from tests.faults import original
-from tests.faults.fault import fault
+from tests.faults.fault import absent, fault
 
 
 @fault("set_copies", "Tensor.set_(source) points the tensor at a copy of the source (memory of its own) instead of "
@@ -46,6 +46,8 @@ if original.untyped_storage is not None:  # Tensor.untyped_storage exists from 2
           entries=["Tensor.untyped_storage:view", "Tensor.set_:storage"],
           expected=[("Tensor.untyped_storage:view", "same_storage"), ("Tensor.untyped_storage:view", "shares_storage"),
                     ("Tensor.set_:storage", "is_set_to")])(_untyped_storage_copies)
+else:
+    absent("untyped_storage_copies", "this torch has no Tensor.untyped_storage to patch")
 
 
 @fault("share_memory_moves_again", "share_memory_() of a tensor already in shared memory moves it to new shared "
