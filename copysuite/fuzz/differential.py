@@ -228,6 +228,7 @@ def run(program: Program, execution: str, caches: str = "off") -> Run:
         warm = []
         judged = program
         compiled = variants.executor(execution).compiled
+        process_state.fresh_fake_tensor_cache()   # the program traces as in a fresh process, whatever ran before
         if caches == "on" and compiled and any(i.alias for i in program.inputs):
             _Caller(program, execution)()           # compiled for the aliased inputs first, in its own function
             judged = untangled(program)

@@ -58,6 +58,8 @@ def execute(program, case, subject: str = programs.SOURCE, entry=None) -> RunRes
     manager = MODE_MANAGER[case.mode]
     result, error, raised = None, None, None
     storage.rearm_once_per_process_warnings()   # each call warns as a fresh process's first call would
+    if executor.compiled:
+        process_state.fresh_fake_tensor_cache()   # and traces as one would
     with warnings.catch_warnings(record=True) as caught, process_state.kept() as left:
         warnings.simplefilter("always")
         try:

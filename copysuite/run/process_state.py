@@ -3,6 +3,9 @@ run one after another in one process, so a switch one program left on would chan
 a cell's outcome would depend on which cells ran before it. `kept()` runs a block (a program, a surface call) and
 restores, however the block ends, what it changed; it lists what it found changed, for the failure to say.
 
+Emptied before each compiled call (`fresh_fake_tensor_cache()`): the fake-tensor dispatch cache, which one compile
+fills and a later one reads.
+
 Restored: forward-mode AD's dual level, grad mode, the default dtype, torch.__future__'s switches, the saved-tensor
 hooks' stack. Only told (no public way to undo them from outside the block): inference mode, the torch function
 and dispatch modes' stacks (the default device is one of the former), the torch.func transforms' stack.
@@ -97,3 +100,18 @@ def kept():
             if after[name] != value:
                 changes.append(f"{name} {value!r} -> {after[name]!r}")
                 _restore(name, value, after[name])
+
+
+_FAKE_MODE = getattr(getattr(torch, "_subclasses", None), "fake_tensor", None)
+
+
+def fresh_fake_tensor_cache() -> None:
+    """Empty the fake-tensor dispatch cache, which every FakeTensorMode of the process shares (2.3 and newer) and which
+    torch._dynamo.reset() keeps: what one compile traced there, a later compile of another program finds. On 2.8.0 a
+    failed compile of `x.detach()` on an empty negative-bit leaf left an entry with which `x.data` on the same kind of
+    input compiled, where alone it fails (mathbits_empty_alias_assert): the cell held or failed depending on what its
+    worker had compiled before. Emptied before each compiled call, a call traces as in a fresh process; caching within
+    one compile, as users get it, stays."""
+    mode = getattr(_FAKE_MODE, "FakeTensorMode", None)
+    if hasattr(mode, "cache_clear"):
+        mode.cache_clear()

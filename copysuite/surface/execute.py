@@ -7,6 +7,7 @@ import functools
 
 import torch
 
+from copysuite.run import process_state
 from copysuite.run.executions import EXECUTORS, define
 from copysuite.surface.inputs import SPEC_CODE
 
@@ -37,6 +38,7 @@ def run(call, text: str, ns: dict, execution: str):
         return call.evaluate(text, ns)
     arguments = names(ns)
     fn = program(text, arguments, execution, call.op)
+    process_state.fresh_fake_tensor_cache()   # traced as in a fresh process, whatever compiled before
     return fn(*(ns[k] for k in arguments))
 
 

@@ -101,6 +101,7 @@ class Caller:
         self.define = compile("\n".join(target.define(execution)), f"<copysuite compare {execution}>", "exec")
         if EXECUTORS[execution].compiled:   # dynamo's code cache is shared by every module (Module._call_impl):
             torch._dynamo.reset()   # past its recompile limit, compiled calls run eagerly and silently
+            process_state.fresh_fake_tensor_cache()   # which reset() keeps: traced as in a fresh process
 
     def __call__(self) -> Call:
         args, kwargs, ns = self.captured.build()
