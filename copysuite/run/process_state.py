@@ -21,6 +21,7 @@ itself restores grad mode, inference mode and the default dtype after a failed c
 from __future__ import annotations
 
 import contextlib
+import sys
 
 import torch
 import torch.autograd.forward_ad as forward_ad
@@ -102,9 +103,6 @@ def kept():
                 _restore(name, value, after[name])
 
 
-_FAKE_MODE = getattr(getattr(torch, "_subclasses", None), "fake_tensor", None)
-
-
 def fresh_fake_tensor_cache() -> None:
     """Empty the fake-tensor dispatch cache, which every FakeTensorMode of the process shares (2.3 and newer) and which
     torch._dynamo.reset() keeps: what one compile traced there, a later compile of another program finds. On 2.8.0 a
@@ -112,6 +110,7 @@ def fresh_fake_tensor_cache() -> None:
     input compiled, where alone it fails (mathbits_empty_alias_assert): the cell held or failed depending on what its
     worker had compiled before. Emptied before each compiled call, a call traces as in a fresh process; caching within
     one compile, as users get it, stays."""
-    mode = getattr(_FAKE_MODE, "FakeTensorMode", None)
+    module = sys.modules.get("torch._subclasses.fake_tensor")   # looked up per call: nothing cached before it loads
+    mode = getattr(module, "FakeTensorMode", None)
     if hasattr(mode, "cache_clear"):
         mode.cache_clear()
