@@ -188,7 +188,7 @@ def markdown(runs, machine, generated, surface=()) -> str:
     lines += failed_section(runs)
     lines += [
         "## Runs", "",
-        "| torch | python | numpy | commit | conformance held / failed / skipped | re-judged diverged / stale held | "
+        "| torch | python | numpy | commit | conformance held / failed / skipped | re-judged diverged / stale held / held now stale | "
         "whole suite as run (self-tests too; not re-judged) passed / failed / skipped / xfailed |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -196,9 +196,11 @@ def markdown(runs, machine, generated, surface=()) -> str:
         c = Counter(r["outcome"] for r in doc["cells"])
         again = sum(1 for r in doc["cells"] if r.get("rejudged") and r["outcome"] == "diverged")
         held = sum(1 for r in doc["cells"] if r.get("rejudged") and r["outcome"] == "passed")
+        now_stale = sum(1 for r in doc["cells"] if r.get("rejudged") and r["outcome"] == "failed")
         commits = ", ".join(sorted({provenance.short(o["commit"]) for o, _ in doc.get("_sessions", [])}))
         lines.append(f"| {doc['torch']} | {doc['python']} | {doc['numpy']} | {commits} | "
-                     f"{c['passed']} / {c['failed']} / {c['skipped']} | {again} / {held} | {whole_suite(doc)} |")
+                     f"{c['passed']} / {c['failed']} / {c['skipped']} | {again} / {held} / {now_stale} | "
+                     f"{whole_suite(doc)} |")
     notes = device_notes(runs, cols)
     if notes:
         lines += ["", "Devices with nothing run: " + " · ".join(sorted(set(n.split(": ", 1)[1] for n in notes)))]

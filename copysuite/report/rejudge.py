@@ -10,7 +10,9 @@ cell keeps what the run observed and says which record explains it (`rejudged`).
 
 A stale cell (failure kind `stale_divergence`: a record claimed the cell, and the run observed the contract hold) whose
 release no record covers today held: it turns passed, `rejudged` saying so. One that a record still covers stays
-failed: that record's range is what is wrong.
+failed: that record's range is what is wrong. Symmetrically, a cell that held in a run made before a record claimed it
+turns failed as stale, as a run with today's registry would fail it (strict expected failures): the page must not
+show a record's range as right where the run saw the contract hold.
 """
 from __future__ import annotations
 
@@ -55,18 +57,23 @@ class Judge:
                      if d.covers(cell["check"], cell["execution"], release(version), cell["device"])
                      and d.matches(seen)), None)
 
+    def claimants(self, cell: dict, version: str) -> list[str]:
+        """The records that claim this cell on this torch release, whatever it observed."""
+        if cell["entry"].startswith("surface."):
+            return [r.name for r in self.records.values() for item in r.surface
+                    if item.clause == cell["check"] and item.applies(cell["entry"], cell["execution"], version)]
+        entry = self.entries.get(cell["entry"])
+        return [] if entry is None else [d.record for d in entry.diverges
+                                         if d.covers(cell["check"], cell["execution"], release(version), cell["device"])]
+
     def covered(self, cell: dict, version: str) -> bool:
         """Whether a record claims this cell on this torch release, whatever it observed."""
-        if cell["entry"].startswith("surface."):
-            return any(item.clause == cell["check"] and item.applies(cell["entry"], cell["execution"], version)
-                       for r in self.records.values() for item in r.surface)
-        entry = self.entries.get(cell["entry"])
-        return entry is not None and any(d.covers(cell["check"], cell["execution"], release(version), cell["device"])
-                                         for d in entry.diverges)
+        return bool(self.claimants(cell, version))
 
     def rejudge(self, doc: dict) -> tuple[dict, int]:
-        """The document with every failed cell that a record explains now turned diverged, and every stale cell no
-        record claims now turned passed; and how many turned."""
+        """The document with every failed cell that a record explains now turned diverged, every stale cell no record
+        claims now turned passed, and every held cell a record claims now turned failed as stale; and how many
+        turned."""
         cells, turned = [], 0
         for cell in doc["cells"]:
             failed = cell["outcome"] == "failed"
@@ -76,5 +83,11 @@ class Judge:
                 cell, turned = {**cell, "outcome": "diverged", "rejudged": name}, turned + 1
             elif stale and not self.covered(cell, doc["torch"]):
                 cell, turned = {**cell, "outcome": "passed", "rejudged": "stale: no record claims it now"}, turned + 1
+            elif cell["outcome"] == "passed" and (names := self.claimants(cell, doc["torch"])):
+                message = (f"a known divergence no longer reproduces on this torch: {', '.join(sorted(set(names)))} "
+                           f"claims the cell, and the run saw it hold; fixed? then end the record's torch range")
+                cell = {**cell, "outcome": "failed", "failure": {"kind": "stale_divergence", "message": message},
+                        "rejudged": "stale: " + ", ".join(sorted(set(names))) + " claims it now"}
+                turned += 1
             cells.append(cell)
         return {**doc, "cells": cells}, turned

@@ -1,6 +1,7 @@
 """Re-judging outcome files with today's registry (copysuite.report.rejudge): a failed cell turns diverged only where a
 divergence of its entry covers the cell's check, execution, device and release and matches what the run observed; a
-stale cell turns passed only where no divergence covers it any more."""
+stale cell turns passed only where no divergence covers it any more; a held cell turns failed as stale only where a
+divergence covers it now."""
 from packaging.specifiers import SpecifierSet
 
 from copysuite.report.rejudge import Judge
@@ -46,11 +47,20 @@ def test_a_release_outside_the_record_stays_failed():
     assert (turned, doc["cells"][0]["outcome"]) == (0, "failed")
 
 
-def test_a_held_cell_is_left_alone():
-    entry, d, inside, _ = a_divergence()
+def test_a_held_cell_no_record_claims_is_left_alone():
+    entry, d, _, outside = a_divergence()
     held = {**cell(entry, d, None), "outcome": "passed"}
-    doc, turned = Judge().rejudge({"torch": inside, "cells": [held]})
+    doc, turned = Judge().rejudge({"torch": outside, "cells": [held]})
     assert (turned, doc["cells"]) == (0, [held])
+
+
+def test_a_held_cell_a_record_claims_now_fails_as_stale():
+    """As a run with today's registry would fail it: a strict expected failure that did not fail."""
+    entry, d, inside, _ = a_divergence()
+    doc, turned = Judge().rejudge({"torch": inside, "cells": [{**cell(entry, d, None), "outcome": "passed"}]})
+    now = doc["cells"][0]
+    assert (turned, now["outcome"], now["failure"]["kind"]) == (1, "failed", "stale_divergence")
+    assert d.record in now["rejudged"] and d.record in now["failure"]["message"]
 
 
 def stale(entry, d):
