@@ -77,12 +77,25 @@ def check_cell(cell, request):
         expected_failure(known, run.failed.get(cell.id), request.node)
     if cell.id not in run.failed:
         return
+    shrunk = None
     if Phase.shrink in settings.default.phases:
-        alone(cell, request)  # raises the shrunk failure
+        try:
+            alone(cell, request)
+        except Exception as exc:  # noqa: BLE001 - the shrunk failure, reported below
+            shrunk = exc
     # no shrinking (e.g. the fault campaign's profile), or not reproduced alone (other random examples): the group
     # run's own first failing case
-    case, exc = run.failed[cell.id]
-    raise exc
+    raise reported(known, run.failed[cell.id][1], shrunk)
+
+
+def reported(known, first, shrunk):
+    """What a cell whose group run failed in a way no record explains (`first`) reports: the shrunk failure of its
+    own run, unless a record explains that one. Then it reports `first`, so that what is reported (and re-judged on
+    the matrix page) is the failure that made the cell fail, not another one the shrinker preferred."""
+    found = failures.find(shrunk) if shrunk is not None else None
+    if found is not None and any(k.matches(found) for k in known):
+        return first
+    return shrunk if shrunk is not None else first
 
 
 def expected_failure(known, failed, node):

@@ -188,7 +188,8 @@ def markdown(runs, machine, generated, surface=()) -> str:
     lines += failed_section(runs)
     lines += [
         "## Runs", "",
-        "| torch | python | numpy | commit | conformance held / failed / skipped | re-judged diverged / stale held / held now stale | "
+        "| torch | python | numpy | commit | conformance held / failed / skipped | "
+        "re-judged diverged / stale held / held now stale | "
         "whole suite as run (self-tests too; not re-judged) passed / failed / skipped / xfailed |",
         "|---|---|---|---|---|---|---|",
     ]

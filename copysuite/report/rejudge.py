@@ -63,8 +63,10 @@ class Judge:
             return [r.name for r in self.records.values() for item in r.surface
                     if item.clause == cell["check"] and item.applies(cell["entry"], cell["execution"], version)]
         entry = self.entries.get(cell["entry"])
-        return [] if entry is None else [d.record for d in entry.diverges
-                                         if d.covers(cell["check"], cell["execution"], release(version), cell["device"])]
+        if entry is None:
+            return []
+        return [d.record for d in entry.diverges
+                if d.covers(cell["check"], cell["execution"], release(version), cell["device"])]
 
     def covered(self, cell: dict, version: str) -> bool:
         """Whether a record claims this cell on this torch release, whatever it observed."""

@@ -16,7 +16,7 @@ from packaging.version import Version
 from copysuite.plan import bind
 from copysuite.run import executions as executors
 from copysuite.judge.checks import REGISTRY
-from copysuite.plugin.conformance import expected_failure
+from copysuite.plugin.conformance import expected_failure, reported
 from copysuite.judge.failures import ConformanceFailure
 from copysuite.plan.cells import SelectionError, plan_cells
 from copysuite.spec.programs import parse_program
@@ -226,6 +226,18 @@ def test_a_known_divergence_is_a_strict_expected_failure():
     assert node.user_properties[0][1]["kind"] == "stale_divergence"
     node = SimpleNamespace(user_properties=[])   # it failed another way: left to the caller, reported as a failure
     assert expected_failure(known, (case(), failure(("RuntimeError", "something else"))), node) is None
+
+
+def test_a_cell_that_failed_another_way_reports_that_failure_not_a_known_one_the_shrinker_found():
+    """The page re-judges what a cell reports: it must be the failure no record explains."""
+    known = [Divergence(executions=(COMPILED,), torch=">=2.0", keys=("raises",), observed="Cannot view a tensor",
+                        evidence="https://github.com/pytorch/pytorch/issues/158088")]
+    first = failure(("RuntimeError", "something else"))
+    explained, other = failure(("RuntimeError", "Cannot view a tensor with shape")), failure(("TypeError", "x"))
+    assert reported(known, first, explained) is first
+    assert reported(known, first, other) is other      # the shrunk failure, as Hypothesis found it
+    assert reported(known, first, None) is first       # not reproduced alone, or no shrinking
+    assert reported([], first, explained) is explained
 
 
 @needs_compile

@@ -45,8 +45,8 @@ def test_one_regeneration_names_its_commit_and_spec_set_and_passes_strict(tmp_pa
     assert "| 2.13.0 | test machine, 2 cores | matrix-0123456 | 0123456 | specs-1 | cpu, cpu compile.aot_eager |" in md
     assert "| 2.13.0+cpu |" not in md   # the documents' torch has no local part here
     # the two sessions of one run (one per execution) are summed, not called merged
-    assert ("| 2.13.0 | 3.11 | 2.0 | 0123456 | 4 / 0 / 0 | 0 / 0 / 0 | 2 / 0 / 0 / 0 (2 sessions of run matrix-0123456) |"
-            in md)
+    assert ("| 2.13.0 | 3.11 | 2.0 | 0123456 | 4 / 0 / 0 | 0 / 0 / 0 | "
+            "2 / 0 / 0 / 0 (2 sessions of run matrix-0123456) |" in md)
     assert "<td class='row'>0123456</td><td class='row'>specs-1</td>" in page
 
 
