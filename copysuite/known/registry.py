@@ -4,7 +4,8 @@ per documented design difference), loaded and checked once, read by every consum
 A record holds what the bug is (evidence, fix, by design or not, a note), where it shows (torch range, executions,
 devices) and what it explains:
 - spec cells: an entry's `diverges` item names the record (`record: NAME`) and may narrow it (its expectations,
-  executions, devices, torch range, observed pattern); the record's `expect` and `observed` are the defaults;
+  executions, devices, observed pattern) or give its own torch range, which replaces the record's; the record's
+  fields are the defaults;
 - surface cells: its `surface` items, each a list of surface cell ids (a trailing `*` matches any rest) and the clause
   that fails there;
 - fuzz differences: its `fuzz` pattern (copysuite.fuzz.record).

@@ -1,6 +1,8 @@
 """Known divergences (a spec's `diverges`): what one is, and how a `diverges` item becomes one: the item names a record
 of the known-bug registry (copysuite.known.registry, specs/known/*.yaml), which gives the evidence and the defaults,
-and may narrow its executions, devices, torch range, expectations and observed pattern. Imports no torch.
+and may narrow its executions, devices, expectations and observed pattern. An item's `torch` replaces the record's
+range rather than narrowing it (a 2.0 item of a 2.2+ record claims 2.0.1 alone): give the whole range the item means,
+`>=2.2,<2.4` and not `<2.4`. Imports no torch.
 
 Errors are DivergenceError(key, message), the key relative to the item; copysuite.spec.load names the file and entry.
 """
