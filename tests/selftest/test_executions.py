@@ -1,11 +1,10 @@
 """Compiled, functionalized and exported executions (copysuite/run/executions.py): what runs is what is printed, a graph
 break fails unless the entry declares it, why an execution cannot run is said, the transforms apply only where an
-entry names them, and a known divergence is a strict expected failure."""
+entry names them (a known divergence's judging: test_known_judging.py)."""
 import contextlib
 import dataclasses
 import importlib
 import textwrap
-from types import SimpleNamespace
 from unittest import mock
 
 import pytest
@@ -16,14 +15,11 @@ from packaging.version import Version
 from copysuite.plan import bind
 from copysuite.run import executions as executors
 from copysuite.judge.checks import REGISTRY
-from copysuite.plugin.conformance import expected_failure, reported
-from copysuite.judge.failures import ConformanceFailure
 from copysuite.plan.cells import SelectionError, plan_cells
 from copysuite.spec.programs import parse_program
 from copysuite.judge.judge import judge
 from copysuite.run.execute import execute
 from copysuite.run.reproduction import reproduction
-from copysuite.spec.divergences import Divergence
 from copysuite.spec.load import load_specs
 from copysuite.strategies.cases import Case
 
@@ -206,38 +202,6 @@ def test_inductor_on_meta_is_skipped_with_its_evidence_before_the_release_that_c
         assert not skipped or ("issue 144607" in reason and f"installed: {installed}" in reason)
         assert executors.EXECUTORS["compile.inductor"].skip_reason("cpu") is None
         assert executors.EXECUTORS["compile.aot_eager"].skip_reason("meta") is None
-
-
-def failure(observed, detail=None):
-    return ConformanceFailure(cell="x", entry="x", check="raises", kind="mismatch", expected=None, observed=observed,
-                              detail=detail, input="", program="", versions="", evidence=[], spec="", reproduction="")
-
-
-def test_a_known_divergence_is_a_strict_expected_failure():
-    known = [Divergence(executions=(COMPILED,), torch=">=2.0", keys=("raises",), observed="Cannot view a tensor",
-                        evidence="https://github.com/pytorch/pytorch/issues/158088")]
-    node = SimpleNamespace(user_properties=[])
-    with pytest.raises(pytest.xfail.Exception):   # it failed the way the record says
-        expected_failure(known, (case(), failure(("RuntimeError", "Cannot view a tensor with shape"))), node)
-    assert ("divergence", known[0].evidence) in node.user_properties
-    node = SimpleNamespace(user_properties=[])
-    with pytest.raises(pytest.fail.Exception, match="no longer reproduces"):   # it held: the record is stale
-        expected_failure(known, None, node)
-    assert node.user_properties[0][1]["kind"] == "stale_divergence"
-    node = SimpleNamespace(user_properties=[])   # it failed another way: left to the caller, reported as a failure
-    assert expected_failure(known, (case(), failure(("RuntimeError", "something else"))), node) is None
-
-
-def test_a_cell_that_failed_another_way_reports_that_failure_not_a_known_one_the_shrinker_found():
-    """The page re-judges what a cell reports: it must be the failure no record explains."""
-    known = [Divergence(executions=(COMPILED,), torch=">=2.0", keys=("raises",), observed="Cannot view a tensor",
-                        evidence="https://github.com/pytorch/pytorch/issues/158088")]
-    first = failure(("RuntimeError", "something else"))
-    explained, other = failure(("RuntimeError", "Cannot view a tensor with shape")), failure(("TypeError", "x"))
-    assert reported(known, first, explained) is first
-    assert reported(known, first, other) is other      # the shrunk failure, as Hypothesis found it
-    assert reported(known, first, None) is first       # not reproduced alone, or no shrinking
-    assert reported([], first, explained) is explained
 
 
 @needs_compile

@@ -1,0 +1,51 @@
+"""A cell with a known divergence (copysuite/plugin/conformance.py): a strict expected failure, and the failure it
+reports when it fails another way."""
+from types import SimpleNamespace
+
+import pytest
+
+from copysuite.judge.failures import ConformanceFailure
+from copysuite.plugin.conformance import expected_failure, reported
+from copysuite.spec.divergences import Divergence
+from copysuite.strategies.cases import Case
+
+COMPILED = "compile.eager"
+
+
+def case(execution=COMPILED):
+    return Case(dtype="float32", shape=(2, 3), placement="contiguous", kind="plain", mode="enabled", device="cpu",
+                base_numel=6, stride=(3, 1), offset=0, values=(1.0, 2.0, 3.0, 4.0, 5.0, 6.0), execution=execution)
+
+
+def failure(observed, detail=None):
+    return ConformanceFailure(cell="x", entry="x", check="raises", kind="mismatch", expected=None, observed=observed,
+                              detail=detail, input="", program="", versions="", evidence=[], spec="", reproduction="")
+
+
+def test_a_known_divergence_is_a_strict_expected_failure():
+    known = [Divergence(executions=(COMPILED,), torch=">=2.0", keys=("raises",), observed="Cannot view a tensor",
+                        evidence="https://github.com/pytorch/pytorch/issues/158088")]
+    node = SimpleNamespace(user_properties=[])
+    with pytest.raises(pytest.xfail.Exception):   # it failed the way the record says
+        expected_failure(known, (case(), failure(("RuntimeError", "Cannot view a tensor with shape"))), node)
+    assert ("divergence", known[0].evidence) in node.user_properties
+    node = SimpleNamespace(user_properties=[])
+    with pytest.raises(pytest.fail.Exception, match="no longer reproduces"):   # it held: the record is stale
+        expected_failure(known, None, node)
+    assert node.user_properties[0][1]["kind"] == "stale_divergence"
+    node = SimpleNamespace(user_properties=[])   # it failed another way: left to the caller, reported as a failure
+    assert expected_failure(known, (case(), failure(("RuntimeError", "something else"))), node) is None
+
+
+def test_a_cell_that_failed_another_way_reports_that_failure_not_a_known_one_the_shrinker_found():
+    """The page re-judges what a cell reports: it must be the failure no record explains."""
+    known = [Divergence(executions=(COMPILED,), torch=">=2.0", keys=("raises",), observed="Cannot view a tensor",
+                        evidence="https://github.com/pytorch/pytorch/issues/158088")]
+    first = failure(("RuntimeError", "something else"))
+    explained, other = failure(("RuntimeError", "Cannot view a tensor with shape")), failure(("TypeError", "x"))
+    assert reported(known, first, explained) is first
+    assert reported(known, first, other) is other      # the shrunk failure, as Hypothesis found it
+    assert reported(known, first, None) is first       # not reproduced alone, or no shrinking
+    assert reported([], first, explained) is explained
+
+
