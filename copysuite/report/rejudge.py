@@ -86,10 +86,11 @@ class Judge:
             elif stale and not self.covered(cell, doc["torch"]):
                 cell, turned = {**cell, "outcome": "passed", "rejudged": "stale: no record claims it now"}, turned + 1
             elif cell["outcome"] == "passed" and (names := self.claimants(cell, doc["torch"])):
-                message = (f"a known divergence no longer reproduces on this torch: {', '.join(sorted(set(names)))} "
-                           f"claims the cell, and the run saw it hold; fixed? then end the record's torch range")
+                claim = ", ".join(sorted(set(names)))
+                message = (f"a known divergence no longer reproduces on this torch: {claim} claims the cell, and the "
+                           "run saw it hold; fixed? then end the record's torch range")
                 cell = {**cell, "outcome": "failed", "failure": {"kind": "stale_divergence", "message": message},
-                        "rejudged": "stale: " + ", ".join(sorted(set(names))) + " claims it now"}
+                        "rejudged": f"stale: {claim} claims it now"}
                 turned += 1
             cells.append(cell)
         return {**doc, "cells": cells}, turned

@@ -10,6 +10,8 @@ from copysuite.spec.divergences import Divergence
 from copysuite.strategies.cases import Case
 
 COMPILED = "compile.eager"
+KNOWN = Divergence(executions=(COMPILED,), torch=">=2.0", keys=("raises",), observed="Cannot view a tensor",
+                   evidence="https://github.com/pytorch/pytorch/issues/158088")
 
 
 def case(execution=COMPILED):
@@ -23,8 +25,7 @@ def failure(observed, detail=None):
 
 
 def test_a_known_divergence_is_a_strict_expected_failure():
-    known = [Divergence(executions=(COMPILED,), torch=">=2.0", keys=("raises",), observed="Cannot view a tensor",
-                        evidence="https://github.com/pytorch/pytorch/issues/158088")]
+    known = [KNOWN]
     node = SimpleNamespace(user_properties=[])
     with pytest.raises(pytest.xfail.Exception):   # it failed the way the record says
         expected_failure(known, (case(), failure(("RuntimeError", "Cannot view a tensor with shape"))), node)
@@ -39,13 +40,10 @@ def test_a_known_divergence_is_a_strict_expected_failure():
 
 def test_a_cell_that_failed_another_way_reports_that_failure_not_a_known_one_the_shrinker_found():
     """The page re-judges what a cell reports: it must be the failure no record explains."""
-    known = [Divergence(executions=(COMPILED,), torch=">=2.0", keys=("raises",), observed="Cannot view a tensor",
-                        evidence="https://github.com/pytorch/pytorch/issues/158088")]
+    known = [KNOWN]
     first = failure(("RuntimeError", "something else"))
     explained, other = failure(("RuntimeError", "Cannot view a tensor with shape")), failure(("TypeError", "x"))
     assert reported(known, first, explained) is first
     assert reported(known, first, other) is other      # the shrunk failure, as Hypothesis found it
     assert reported(known, first, None) is first       # not reproduced alone, or no shrinking
     assert reported([], first, explained) is explained
-
-
