@@ -7,7 +7,7 @@ devices) and what it explains:
   executions, devices, observed pattern) or give its own torch range, which replaces the record's; the record's
   fields are the defaults;
 - surface cells: its `surface` items, each a list of surface cell ids (a trailing `*` matches any rest) and the clause
-  that fails there;
+  that fails there (`crashed`: the cell's process dies);
 - fuzz differences: its `fuzz` pattern (copysuite.fuzz.record).
 
 Errors are RegistryError(file, record, key, message), with a message that says what to write instead.
@@ -74,6 +74,7 @@ class Record:
     fixed_by: str = ""
     by_design: bool = False
     silent: bool = False
+    order_dependent: bool = False   # claimed cells that hold pass; its draft is the strict check (schema.json)
     devices: tuple = ()    # empty: every device
     expect: tuple = ()     # spec side defaults
     observed: str = ""
@@ -93,7 +94,7 @@ class Record:
     def spec_fields(self) -> dict:
         """The fields a spec `diverges` item takes from this record (copysuite.spec.divergences.parse)."""
         fields = {"executions": list(self.executions), "torch": self.torch, "evidence": self.evidence,
-                  "note": self.note, "by_design": self.by_design}
+                  "note": self.note, "by_design": self.by_design, "order_dependent": self.order_dependent}
         fields.update({k: v for k, v in (("fixed_by", self.fixed_by), ("devices", list(self.devices)),
                                          ("expect", list(self.expect)), ("observed", self.observed)) if v})
         return fields
@@ -128,9 +129,15 @@ def _record(name, raw, file) -> Record:
     if raw.get("by_design") and DRAFT.fullmatch(raw["evidence"]):
         raise RegistryError(file, name, "by_design", "by design needs documentation or a maintainer's decision as "
                             "its evidence, not a draft: cite the page or the comment")
+    if raw.get("order_dependent") and not any(DRAFT.fullmatch(r) for r in (raw["evidence"], *raw.get("also", ()))):
+        raise RegistryError(file, name, "order_dependent", "an order-dependent record needs a draft "
+                            "(docs/upstream-reports/NAME.py) that builds the process state itself and so reproduces "
+                            "the bug alone: its cells cannot be strict expected failures, the draft is; cite it in "
+                            "`also`")
     return Record(name, file, raw["evidence"], torch_range, executions, raw["note"], tuple(raw.get("also", ())),
                   raw.get("fixed_by", ""), raw.get("by_design", False), raw.get("silent", False),
-                  tuple(raw.get("devices", ())), tuple(raw.get("expect", ())), raw.get("observed", ""),
+                  raw.get("order_dependent", False), tuple(raw.get("devices", ())), tuple(raw.get("expect", ())),
+                  raw.get("observed", ""),
                   tuple(surface), fuzz)
 
 

@@ -16,7 +16,7 @@ from copysuite.judge.checks import REGISTRY
 from copysuite.outcome.recorder import OutcomeRecorder
 from copysuite.plan import bind
 from copysuite.plan.cells import Cell, SelectionError, plan_cells
-from copysuite.plugin import profiles
+from copysuite.plugin import crashes, profiles
 from copysuite.plugin.options import chosen_executions, pytest_addoption  # noqa: F401 - a hook
 from copysuite.spec.load import SPEC_DIR, SpecError, load_specs
 from copysuite.strategies.devices import device_skip_reason
@@ -65,6 +65,8 @@ def pytest_configure(config):
         recorder = OutcomeRecorder(config, spec_set, spec_dir)
         recorder.not_run(not_run, {cell.entry.id for cell in CELLS})
         config.pluginmanager.register(recorder, "copy-semantics-outcomes")
+        if config.pluginmanager.hasplugin("xdist"):
+            config.pluginmanager.register(crashes, "copy-semantics-crashes")
     # Under pytest-xdist a crashed worker (or one killed by pytest-timeout) is replaced and the run goes on; xdist's
     # default allows 4 restarts per worker, counted over all workers, which would drop every test after a
     # systematically crashing op.

@@ -12,7 +12,13 @@ A stale cell (failure kind `stale_divergence`: a record claimed the cell, and th
 release no record covers today held: it turns passed, `rejudged` saying so. One that a record still covers stays
 failed: that record's range is what is wrong. Symmetrically, a cell that held in a run made before a record claimed it
 turns failed as stale, as a run with today's registry would fail it (strict expected failures): the page must not
-show a record's range as right where the run saw the contract hold.
+show a record's range as right where the run saw the contract hold. Records that are order-dependent (their bug needs
+state that earlier programs of the worker left, specs/known/schema.json) claim no held cell: a held cell only they
+claim stays held, and a stale one turns passed.
+
+A surface cell whose worker died (failure kind `crashed`) fails the pseudo-clause `crashed`. A held surface cell is
+claimed by every item naming it, whatever its clause, except an item narrowed to one `input` (the outcome does not keep
+the sources of a cell's calls).
 """
 from __future__ import annotations
 
@@ -22,6 +28,8 @@ from packaging.version import Version
 
 from copysuite.known import registry
 from copysuite.spec.load import load_specs
+
+CRASHED = "crashed"   # the failure kind of a cell whose worker died, and the surface clause a record names for it
 
 
 @dataclass(frozen=True)
@@ -46,7 +54,7 @@ class Judge:
         """The name of the record that explains this failed cell on this torch release, or None."""
         failure = cell.get("failure") or {}
         if cell["entry"].startswith("surface."):
-            clause = failure.get("check", cell["check"])
+            clause = CRASHED if failure.get("kind") == CRASHED else failure.get("check", cell["check"])
             return next((r.name for r in self.records.values() for item in r.surface
                          if item.clause == clause and item.applies(cell["entry"], cell["execution"], version)), None)
         entry = self.entries.get(cell["entry"])
@@ -61,16 +69,16 @@ class Judge:
         """The records that claim this cell on this torch release, whatever it observed."""
         if cell["entry"].startswith("surface."):
             return [r.name for r in self.records.values() for item in r.surface
-                    if item.clause == cell["check"] and item.applies(cell["entry"], cell["execution"], version)]
+                    if not item.input and item.applies(cell["entry"], cell["execution"], version)]
         entry = self.entries.get(cell["entry"])
         if entry is None:
             return []
         return [d.record for d in entry.diverges
                 if d.covers(cell["check"], cell["execution"], release(version), cell["device"])]
 
-    def covered(self, cell: dict, version: str) -> bool:
-        """Whether a record claims this cell on this torch release, whatever it observed."""
-        return bool(self.claimants(cell, version))
+    def strict_claimants(self, cell: dict, version: str) -> list[str]:
+        """The claimants for which a held cell is stale: all but the order-dependent records."""
+        return [n for n in self.claimants(cell, version) if not self.records[n].order_dependent]
 
     def rejudge(self, doc: dict) -> tuple[dict, int]:
         """The document with every failed cell that a record explains now turned diverged, every stale cell no record
@@ -83,9 +91,10 @@ class Judge:
             name = self.explain(cell, doc["torch"]) if failed and not stale else None
             if name:
                 cell, turned = {**cell, "outcome": "diverged", "rejudged": name}, turned + 1
-            elif stale and not self.covered(cell, doc["torch"]):
-                cell, turned = {**cell, "outcome": "passed", "rejudged": "stale: no record claims it now"}, turned + 1
-            elif cell["outcome"] == "passed" and (names := self.claimants(cell, doc["torch"])):
+            elif stale and not self.strict_claimants(cell, doc["torch"]):
+                why = "an order-dependent record" if self.claimants(cell, doc["torch"]) else "no record"
+                cell, turned = {**cell, "outcome": "passed", "rejudged": f"stale: {why} claims it now"}, turned + 1
+            elif cell["outcome"] == "passed" and (names := self.strict_claimants(cell, doc["torch"])):
                 claim = ", ".join(sorted(set(names)))
                 message = (f"a known divergence no longer reproduces on this torch: {claim} claims the cell, and the "
                            "run saw it hold; fixed? then end the record's torch range")

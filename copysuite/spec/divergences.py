@@ -41,6 +41,7 @@ class Divergence:
     note: str = ""
     devices: tuple = DEVICES  # where it shows
     record: str = ""          # its name in the registry
+    order_dependent: bool = False   # the record's: a claimed cell that holds passes (specs/known/schema.json)
 
     def covers(self, key: str, execution: str, version, device: str) -> bool:
         return (key in self.keys and execution in self.executions and device in self.devices
@@ -75,4 +76,4 @@ def parse(d: dict, expect: dict, records: dict) -> Divergence:
         raise DivergenceError("observed", f"bad regular expression: {exc}") from None
     return Divergence(tuple(d["executions"]), d["torch"], tuple(d["expect"]), d["observed"], d["evidence"],
                       d.get("fixed_by", ""), d.get("by_design", False), d.get("note", ""),
-                      tuple(d.get("devices", DEVICES)), name)
+                      tuple(d.get("devices", DEVICES)), name, d.get("order_dependent", False))

@@ -1,7 +1,8 @@
 """Surface cells known to fail on some release or execution: the `surface` items of the known-bug registry
 (copysuite.known.registry, specs/known/*.yaml), upstream bugs and documented design, each with its record's evidence.
 A cell with a record is a strict expected failure (copysuite.plugin.conformance): it is reported as diverged when the
-named clause fails, and fails when it holds (the item's torch range must end) or fails another way.
+named clause fails, and fails when it holds (the item's torch range must end; not for an order-dependent record) or
+fails another way. The clause `crashed` names a cell whose worker dies (copysuite.plugin.crashes).
 
 `records(entry, execution, version, sources)` is the lookup: one `Known` per surface item that applies.
 """
@@ -46,6 +47,10 @@ class Known:
         return self.record.by_design
 
     @property
+    def order_dependent(self) -> bool:
+        return self.record.order_dependent
+
+    @property
     def fixed_by(self) -> str:
         return self.record.fixed_by
 
@@ -60,7 +65,7 @@ class Known:
         return f"clause {self.clause}"
 
     def matches(self, failure) -> bool:
-        """The failure is this record's: the same clause fails."""
+        """The failure is this record's: the same clause fails (`crashed`: copysuite.plugin.crashes)."""
         return failure.check == self.clause
 
     def applies(self, entry: str, execution: str, version: str) -> bool:

@@ -32,6 +32,7 @@ MALFORMED = {
     "by_design_from_a_draft": (GOOD.replace("https://github.com/pytorch/pytorch/issues/1",
                                             "docs/upstream-reports/some_draft.py") + "  by_design: true\n", "bug",
                                "needs documentation or a maintainer's decision"),
+    "order_dependent_without_a_draft": (GOOD + "  order_dependent: true\n", "bug", "needs a draft"),
     "unknown_execution": (GOOD.replace("[compile.aot_eager]", "[compile.warp]"), "bug",
                           f"'compile.warp' is not one of {list(EXECUTIONS)}"),
     "surface_cell_not_a_surface_id": (GOOD + "  surface: [{cells: [clone], clause: no_shared_memory}]\n", "bug",
