@@ -37,7 +37,9 @@ def executions_text(executions) -> str:
 
 
 def _kind(r) -> str:
-    return "by design" if r.by_design else ("bug, **silent**" if r.silent else "bug")
+    kind = "by design" if r.by_design else ("bug, **silent**" if r.silent else "bug")
+    # its cells that hold pass rather than fail as stale; its draft is the strict check (specs/known/schema.json)
+    return kind + (", order-dependent (its draft is the strict check)" if r.order_dependent else "")
 
 
 def _explains(r, used) -> list:
