@@ -36,6 +36,7 @@ SCHEMA["$defs"]["executions"]["items"]["enum"] = list(EXECUTIONS)   # the one li
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 DRAFT = re.compile(r"docs/upstream-reports/[a-z0-9_]+\.py")
+CRASHED = "crashed"   # the surface clause naming a cell whose worker dies (and the failure kind such a cell gets)
 
 
 class RegistryError(Exception):

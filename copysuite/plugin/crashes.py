@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 import torch
 
+from copysuite.known.registry import CRASHED
 from copysuite.plan.cell_id import CellId
-from copysuite.report.rejudge import CRASHED
 from copysuite.surface.known import records
 
 

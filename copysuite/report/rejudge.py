@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from packaging.version import Version
 
 from copysuite.known import registry
+from copysuite.known.registry import CRASHED
 from copysuite.spec.load import load_specs
-
-CRASHED = "crashed"   # the failure kind of a cell whose worker died, and the surface clause a record names for it
 
 
 @dataclass(frozen=True)
