@@ -4,7 +4,9 @@ backward compiled after enough other graphs (compiled lazily, at its first backw
 and raises RecursionError ("maximum recursion depth exceeded"). So in a long-running process that recompiles often
 (here: dynamo reset and the same small function compiled again, forward only), a plain backward fails although
 nothing about it changed. Issue 93935 (closed, "[pt20][aot_eager] Exceed Python recursion limit with huge model or
-frequent recompilation"). Releases that mark the wrapper (`_is_wrapped_bw_compiler`) do not wrap it again.
+frequent recompilation"). Releases that mark the wrapper (`_is_wrapped_bw_compiler`) do not wrap it again. Seen on
+2.0.1 (a backward after 450 such compiles holds, after 600 it raises); FIXED on 2.6.0, 2.8.0, 2.10.0, 2.12.1, 2.13.0
+and 2.14.1.
 
 The conformance matrix meets it as order-dependent cells: which backward cells of a worker fail depends on how many
 programs it compiled before (the known-bug record issue_93935 is order-dependent; this draft is its strict check)."""
@@ -36,6 +38,6 @@ except RecursionError as e:
     raised = e
     print(f"the last compiled call's backward raises RecursionError: {str(e)[:80]}")
 reproduces = raised is not None
-verdict = "REPRODUCES" if reproduces else "FIXED"
+verdict = "NEEDS CUDA" if reproduces is None else "REPRODUCES" if reproduces else "FIXED"
 print(f"VERDICT: {verdict}")
-sys.exit({"REPRODUCES": 1, "FIXED": 0}[verdict])
+sys.exit({"REPRODUCES": 1, "FIXED": 0, "NEEDS CUDA": 3}[verdict])
