@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 import torch
 
+from copysuite.known import registry
 from copysuite.outcome.document import document
 from copysuite.outcome.table import compile_line, table
 from copysuite.plan.cell_id import CellId
@@ -72,7 +73,7 @@ class OutcomeRecorder:
             reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
             rec.update(outcome="skipped", skip_reason=reason.removeprefix("Skipped: "))
         elif report.when == "???":
-            rec.update(outcome="failed", failure={"kind": "crashed", "message": f"{report.longrepr}: {CRASHED}"})
+            rec.update(outcome="failed", failure={"kind": registry.CRASHED, "message": f"{report.longrepr}: {CRASHED}"})
         elif report.failed:
             failure = props.get("failure") or {"kind": "error", "message": str(report.longrepr)}
             rec.update(outcome="failed", failure=failure)

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from packaging.version import Version
 
 from copysuite.known import registry
-from copysuite.known.registry import CRASHED
 from copysuite.spec.load import load_specs
 
 
@@ -53,7 +52,8 @@ class Judge:
         """The name of the record that explains this failed cell on this torch release, or None."""
         failure = cell.get("failure") or {}
         if cell["entry"].startswith("surface."):
-            clause = CRASHED if failure.get("kind") == CRASHED else failure.get("check", cell["check"])
+            crashed = failure.get("kind") == registry.CRASHED
+            clause = registry.CRASHED if crashed else failure.get("check", cell["check"])
             return next((r.name for r in self.records.values() for item in r.surface
                          if item.clause == clause and item.applies(cell["entry"], cell["execution"], version)), None)
         entry = self.entries.get(cell["entry"])
@@ -75,10 +75,6 @@ class Judge:
         return [d.record for d in entry.diverges
                 if d.covers(cell["check"], cell["execution"], release(version), cell["device"])]
 
-    def strict_claimants(self, cell: dict, version: str) -> list[str]:
-        """The claimants for which a held cell is stale: all but the order-dependent records."""
-        return [n for n in self.claimants(cell, version) if not self.records[n].order_dependent]
-
     def rejudge(self, doc: dict) -> tuple[dict, int]:
         """The document with every failed cell that a record explains now turned diverged, every stale cell no record
         claims now turned passed, and every held cell a record claims now turned failed as stale; and how many
@@ -88,13 +84,17 @@ class Judge:
             failed = cell["outcome"] == "failed"
             stale = failed and (cell.get("failure") or {}).get("kind") == "stale_divergence"
             name = self.explain(cell, doc["torch"]) if failed and not stale else None
+            held = cell["outcome"] == "passed"
+            claims = self.claimants(cell, doc["torch"]) if stale or held else []
+            # a held cell is stale only for a strict record: an order-dependent one's cells may hold
+            strict = [n for n in claims if not self.records[n].order_dependent]
             if name:
                 cell, turned = {**cell, "outcome": "diverged", "rejudged": name}, turned + 1
-            elif stale and not self.strict_claimants(cell, doc["torch"]):
-                why = "an order-dependent record" if self.claimants(cell, doc["torch"]) else "no record"
+            elif stale and not strict:
+                why = "an order-dependent record" if claims else "no record"
                 cell, turned = {**cell, "outcome": "passed", "rejudged": f"stale: {why} claims it now"}, turned + 1
-            elif cell["outcome"] == "passed" and (names := self.strict_claimants(cell, doc["torch"])):
-                claim = ", ".join(sorted(set(names)))
+            elif held and strict:
+                claim = ", ".join(sorted(set(strict)))
                 message = (f"a known divergence no longer reproduces on this torch: {claim} claims the cell, and the "
                            "run saw it hold; fixed? then end the record's torch range")
                 cell = {**cell, "outcome": "failed", "failure": {"kind": "stale_divergence", "message": message},
